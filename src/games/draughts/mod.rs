@@ -1,0 +1,2 @@
+pub mod square;
+pub use square::Square;

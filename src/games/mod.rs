@@ -1,0 +1,49 @@
+//! The rules of each game, pure: no events, I/O, async, proto or storage.
+//!
+//! Each game speaks its own nouns (`xiangqi::Position`, a draughts move is a capture path);
+//! what they share is only the small [`Variant`] tag used to dispatch.
+
+pub mod chess_gjq;
+pub mod draughts;
+pub mod xiangqi;
+
+use std::fmt;
+
+/// Which game a log is for, as named in the header's `variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    ChessGjq,
+    Xiangqi,
+    Draughts,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::ChessGjq, Variant::Xiangqi, Variant::Draughts];
+
+    /// The name used in logs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::ChessGjq => "chess_gjq",
+            Variant::Xiangqi => "xiangqi",
+            Variant::Draughts => "draughts",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// How the first and second player are called in this game's logs.
+    pub fn side_names(self) -> [&'static str; 2] {
+        match self {
+            Variant::Xiangqi => ["red", "black"],
+            Variant::ChessGjq | Variant::Draughts => ["white", "black"],
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
