@@ -47,3 +47,19 @@ impl fmt::Display for Variant {
         f.write_str(self.name())
     }
 }
+
+/// Leaf count of the legal-move tree from `fen` (default: the start), to `depth` plies.
+pub fn perft(variant: Variant, fen: Option<&str>, depth: u32) -> Result<u64, String> {
+    match variant {
+        Variant::Xiangqi => {
+            let pos = match fen {
+                Some(f) => xiangqi::Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+                None => xiangqi::Position::startpos(),
+            };
+            Ok(xiangqi::perft(&pos, depth))
+        }
+        other => Err(format!(
+            "perft for {other} is not available in this build yet"
+        )),
+    }
+}

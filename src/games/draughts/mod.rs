@@ -1,2 +1,32 @@
+//! International draughts on the 10x10 board, by the FMJD rules (cited as `draughts N.N`):
+//! men step forward and capture both ways, kings fly, captures are compulsory and must take
+//! the most pieces, and a capture is a route whose jumped pieces leave only at its end.
+//!
+//! ```text
+//! let pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 9);
+//! let sq = |n| Square::new(n).unwrap();
+//! assert!(matches!(pos.resolve(sq(32), sq(28), None), Resolution::Legal(_)));
+//! ```
+
+mod diagonal;
+mod fen;
+mod illegal;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+mod resolve;
 pub mod square;
+#[cfg(test)]
+mod tests;
+
+pub use fen::FenError;
+pub use illegal::{Impossibility, Irregularity};
+pub use moves::Move;
+pub use perft::perft;
+pub use piece::{Color, Piece, PieceKind};
+pub use position::Position;
+pub use resolve::Resolution;
 pub use square::Square;

@@ -28,6 +28,17 @@ impl Square {
         usize::from(self.0 - 1)
     }
 
+    /// The square with 0-based index `index` (0..50); internal boards index by it.
+    pub(super) fn of_index(index: u8) -> Square {
+        debug_assert!(index < 50, "square index {index}");
+        Square(index + 1)
+    }
+
+    /// The 0-based index as a `u8`, for the bit boards.
+    pub(super) fn bit_index(self) -> u8 {
+        self.0 - 1
+    }
+
     /// Row 0 (squares 1-5, black's back row) .. row 9 (46-50, white's back row).
     pub fn row(self) -> u8 {
         (self.0 - 1) / 5
@@ -36,7 +47,11 @@ impl Square {
     /// Column 0 (left, from white's view) .. 9 (right).
     pub fn column(self) -> u8 {
         let pos = (self.0 - 1) % 5;
-        if self.row() % 2 == 0 { pos * 2 + 1 } else { pos * 2 }
+        if self.row().is_multiple_of(2) {
+            pos * 2 + 1
+        } else {
+            pos * 2
+        }
     }
 
     /// The playable square at `row`, `column`, if that square is dark and on the board.
@@ -69,7 +84,19 @@ mod tests {
         }
         assert_eq!(Square::new(0), None);
         assert_eq!(Square::new(51), None);
-        assert_eq!((Square::new(1).unwrap().row(), Square::new(1).unwrap().column()), (0, 1));
-        assert_eq!((Square::new(46).unwrap().row(), Square::new(46).unwrap().column()), (9, 0));
+        assert_eq!(
+            (
+                Square::new(1).unwrap().row(),
+                Square::new(1).unwrap().column()
+            ),
+            (0, 1)
+        );
+        assert_eq!(
+            (
+                Square::new(46).unwrap().row(),
+                Square::new(46).unwrap().column()
+            ),
+            (9, 0)
+        );
     }
 }

@@ -32,8 +32,28 @@ impl Square {
         Square::new(f - b'a', r - b'0')
     }
 
+    /// The index of this point: `rank * 9 + file`, `a0` = 0, `i9` = 89.
     pub fn index(self) -> usize {
         usize::from(self.0)
+    }
+
+    /// The point with this index, for the geometry tables built at compile time.
+    /// Panics (at compile time, when used in a constant) if the index is off the board.
+    pub(super) const fn at(index: u8) -> Square {
+        assert!(index < 90, "square index off the board");
+        Square(index)
+    }
+
+    /// The raw index, for tables and bit masks.
+    pub(super) const fn raw(self) -> u8 {
+        self.0
+    }
+
+    /// The point `df` files and `dr` ranks away, if it is on the board.
+    pub fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        let file = self.file().checked_add_signed(df)?;
+        let rank = self.rank().checked_add_signed(dr)?;
+        Square::new(file, rank)
     }
 
     /// 0 = file a .. 8 = file i.
@@ -63,7 +83,10 @@ mod tests {
             let sq = Square::from_index(i).unwrap();
             assert_eq!(Square::parse(&sq.to_string()), Some(sq));
         }
-        assert_eq!(Square::parse("e0").map(|s| (s.file(), s.rank())), Some((4, 0)));
+        assert_eq!(
+            Square::parse("e0").map(|s| (s.file(), s.rank())),
+            Some((4, 0))
+        );
         for bad in ["j0", "a10", "e", "", "E0", "a-1"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
         }

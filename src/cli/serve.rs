@@ -1,0 +1,75 @@
+//! `referee serve`: the gRPC service over the embedded sled log in `--data`.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::log::SledLog;
+use crate::service::{self, Service};
+
+/// Binds first and says where, so scripts and tests started with port 0 can connect.
+async fn serve(
+    addr: SocketAddr,
+    log: SledLog,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    println!("referee listening on {bound}");
+    tracing::info!(addr = %bound, "referee listening");
+    service::serve_on(listener, Service::new(log), shutdown).await?;
+    Ok(())
+}
+
+pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("referee: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let log = match SledLog::open(data) {
+        Ok(log) => log,
+        Err(e) => {
+            eprintln!("referee: cannot open the log in {}: {e}", data.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(data = %data.display(), "log opened");
+    let shutdown = async {
+        stop_signal().await;
+        tracing::info!("shutting down");
+    };
+    match runtime.block_on(serve(addr, log, shutdown)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("referee: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (systemd, containers): finish in-flight requests and stop.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! What a board reports: the game header and the events of a game, as facts in the past tense.
+//!
+//! Events are validated only as far as "could this be an event at all" (known type and
+//! fields, squares that exist on this game's board). Whether an event breaks a rule of the
+//! game is the referee's business: it becomes a ruling, never a refused write.
+
+mod header;
+mod jsonl;
+mod square;
+
+pub use header::{ClockControl, Header, IllegalMovePolicy, Period, RuleOptions, RuleSet};
+pub use jsonl::{
+    GameLog, LineError, event_from_json, event_to_json, header_from_json, header_to_json,
+    parse_log, write_log,
+};
+pub use square::Square;
+
+use std::fmt;
+
+use crate::games::Variant;
+
+/// Who an event or ruling concerns: the first player (white in chess and draughts, red in
+/// xiangqi), the second player (black), or the arbiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    First,
+    Second,
+    Arbiter,
+}
+
+impl Side {
+    /// The name used in this variant's logs (`white`, `red`, `black`, `arbiter`).
+    pub fn name(self, variant: Variant) -> &'static str {
+        match self {
+            Side::First => variant.side_names()[0],
+            Side::Second => variant.side_names()[1],
+            Side::Arbiter => "arbiter",
+        }
+    }
+
+    pub fn parse(text: &str, variant: Variant) -> Option<Side> {
+        let [first, second] = variant.side_names();
+        match text {
+            t if t == first => Some(Side::First),
+            t if t == second => Some(Side::Second),
+            "arbiter" => Some(Side::Arbiter),
+            _ => None,
+        }
+    }
+
+    /// The other player; the arbiter has no opponent.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+            Side::Arbiter => Side::Arbiter,
+        }
+    }
+
+    /// The result in which this player loses.
+    pub fn loses(self) -> GameResult {
+        match self {
+            Side::Second => GameResult::FirstWins,
+            _ => GameResult::SecondWins,
+        }
+    }
+}
+
+/// A game's result, written from the first player's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    FirstWins,
+    SecondWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::FirstWins),
+            "0-1" => Some(GameResult::SecondWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One event of a game log. `seq` is not part of it: an event's seq is its place in the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub side: Side,
+    /// Milliseconds since the game began, from the board or clock.
+    pub ts_ms: Option<u64>,
+    pub kind: EventKind,
+}
+
+/// What happened, with the fields of its type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKind {
+    /// The player touched the piece on `square`; `adjust` = announced adjustment, binds nothing.
+    Touch {
+        square: Square,
+        adjust: bool,
+    },
+    /// A completed move. `promotion` is a chess letter as written (`q r b n`); `captures`
+    /// lists the squares of the pieces a draughts capture took.
+    Move {
+        from: Square,
+        to: Square,
+        promotion: Option<char>,
+        captures: Option<Vec<Square>>,
+    },
+    /// Chess Gjq: the hidden piece on `square` turned out to be `piece` (`Q R B N P`).
+    Reveal {
+        square: Square,
+        piece: char,
+        promotion: Option<char>,
+    },
+    /// The player pressed the clock; the times it showed after the press.
+    Clock {
+        first_ms: Option<u64>,
+        second_ms: Option<u64>,
+    },
+    DrawOffer,
+    DrawReply {
+        accept: bool,
+    },
+    Claim {
+        claim: ClaimKind,
+    },
+    Resign,
+    /// The arbiter's word.
+    Arbiter {
+        decision: Decision,
+        ruling: Option<u64>,
+        result: Option<GameResult>,
+        text: Option<String>,
+    },
+}
+
+impl EventKind {
+    /// The `type` name of this event in logs.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            EventKind::Touch { .. } => "touch",
+            EventKind::Move { .. } => "move",
+            EventKind::Reveal { .. } => "reveal",
+            EventKind::Clock { .. } => "clock",
+            EventKind::DrawOffer => "draw_offer",
+            EventKind::DrawReply { .. } => "draw_reply",
+            EventKind::Claim { .. } => "claim",
+            EventKind::Resign => "resign",
+            EventKind::Arbiter { .. } => "arbiter",
+        }
+    }
+}
+
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<$name> {
+                $name::ALL.iter().copied().find(|v| v.as_str() == text)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
+named_enum! {
+    /// What a `claim` event claims.
+    ClaimKind {
+        Repetition = "repetition",
+        PerpetualCheck = "perpetual_check",
+        PerpetualChase = "perpetual_chase",
+        MoveLimit = "move_limit",
+        EndgameCount = "endgame_count",
+        InsufficientMaterial = "insufficient_material",
+        Flag = "flag",
+        IllegalMove = "illegal_move",
+    }
+}
+
+named_enum! {
+    /// The arbiter's decision in an `arbiter` event.
+    Decision {
+        Uphold = "uphold",
+        Overturn = "overturn",
+        Declare = "declare",
+        Warn = "warn",
+        Foul = "foul",
+    }
+}

@@ -1,0 +1,63 @@
+//! A square as an event names it, checked against the board of the game's variant.
+
+use std::fmt;
+
+use crate::games::{Variant, chess_gjq, draughts, xiangqi};
+
+/// A square that exists on the board of the event's game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Square {
+    ChessGjq(chess_gjq::Square),
+    Xiangqi(xiangqi::Square),
+    Draughts(draughts::Square),
+}
+
+impl Square {
+    /// Parses a square written as text (`e2`, `h9`); draughts squares are numbers instead.
+    pub fn parse_text(variant: Variant, text: &str) -> Option<Square> {
+        match variant {
+            Variant::ChessGjq => chess_gjq::Square::parse(text).map(Square::ChessGjq),
+            Variant::Xiangqi => xiangqi::Square::parse(text).map(Square::Xiangqi),
+            Variant::Draughts => None,
+        }
+    }
+
+    /// Parses a draughts square number.
+    pub fn parse_number(variant: Variant, number: u64) -> Option<Square> {
+        match variant {
+            Variant::Draughts => draughts::Square::new(number).map(Square::Draughts),
+            _ => None,
+        }
+    }
+
+    pub fn chess_gjq(self) -> Option<chess_gjq::Square> {
+        match self {
+            Square::ChessGjq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn xiangqi(self) -> Option<xiangqi::Square> {
+        match self {
+            Square::Xiangqi(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn draughts(self) -> Option<draughts::Square> {
+        match self {
+            Square::Draughts(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Square::ChessGjq(s) => s.fmt(f),
+            Square::Xiangqi(s) => s.fmt(f),
+            Square::Draughts(s) => s.fmt(f),
+        }
+    }
+}

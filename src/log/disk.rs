@@ -1,0 +1,61 @@
+//! The files whose fdatasync makes a group commit durable.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::Error;
+
+/// The files whose fdatasync makes a commit durable.
+pub(super) struct Disk {
+    dir: PathBuf,
+    /// sled 0.34 keeps its whole log in `<dir>/db`.
+    data: File,
+    /// Blob files already synced. sled writes values too big for its log as separate files
+    /// under `blobs/` and never syncs them; our size limits should keep it from happening.
+    synced_blobs: HashSet<OsString>,
+}
+
+impl Disk {
+    pub fn open(dir: &Path) -> Result<Disk, Error> {
+        let data = File::open(dir.join("db"))?;
+        // The directory entries of files sled just created must be durable too.
+        File::open(dir)?.sync_all()?;
+        Ok(Disk {
+            dir: dir.to_owned(),
+            data,
+            synced_blobs: HashSet::new(),
+        })
+    }
+
+    /// Durable means fdatasync. sled's `flush()` writes its buffers and ends in
+    /// `sync_file_range`, which survives a killed process but not a power cut: it neither
+    /// flushes the device's write cache nor file metadata. So flush first (to get the bytes
+    /// into the file), then `sync_data()` the file, once per group.
+    pub fn sync(&mut self, tree: &sled::Db) -> Result<(), Error> {
+        tree.flush()?;
+        self.data.sync_data()?;
+        self.sync_blobs()
+    }
+
+    fn sync_blobs(&mut self) -> Result<(), Error> {
+        let blobs = self.dir.join("blobs");
+        let names = match std::fs::read_dir(&blobs) {
+            Ok(entries) => entries
+                .map(|e| e.map(|e| e.file_name()))
+                .collect::<Result<HashSet<_>, _>>()?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        let fresh: Vec<&OsString> = names.difference(&self.synced_blobs).collect();
+        for name in &fresh {
+            File::open(blobs.join(name))?.sync_data()?;
+        }
+        if !fresh.is_empty() {
+            File::open(&blobs)?.sync_all()?;
+        }
+        self.synced_blobs = names;
+        Ok(())
+    }
+}

@@ -1,0 +1,150 @@
+//! The append-only event log: every event a board reports, per game, in order, durable
+//! before it is acknowledged, and hash-chained so damage is found rather than served.
+//!
+//! [`Log`] is what the service codes against; [`SledLog`] is the one implementation.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use referee::log::{Log, NewEvent, SledLog};
+//! let log = SledLog::open(std::path::Path::new("/var/lib/referee/log"))?;
+//! log.create("r3-b12", r#"{"game":"xiangqi"}"#.into(), "cli").await??;
+//! let event = NewEvent {
+//!     event_id: "e1".into(),
+//!     body: r#"{"moved":"h2e2"}"#.into(),
+//!     writer: "cli".into(),
+//! };
+//! let appended = log.append("r3-b12", 1, vec![event]).await??;
+//! assert_eq!(appended.records[0].seq, 1);
+//! # Ok(()) }
+//! ```
+
+mod chain;
+mod disk;
+mod error;
+mod group_commit;
+mod layout;
+mod limits;
+mod record;
+mod sled_log;
+mod watch;
+
+#[cfg(test)]
+mod tests;
+
+use std::future::Future;
+
+pub use tokio_stream::Stream;
+
+pub use error::{Error, Rejection};
+pub use group_commit::CommitStats;
+pub use record::{HASH_LEN, ZERO_HASH};
+pub use sled_log::SledLog;
+
+/// Longest game id, in bytes.
+pub const MAX_GAME_ID_BYTES: usize = 128;
+/// Longest event id, in bytes.
+pub const MAX_EVENT_ID_BYTES: usize = 128;
+/// Longest event body (or header), in bytes: far above any board event, far below the size
+/// at which sled stores values as separate blob files.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// An event as a client submits it, before the log gives it a seq.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEvent {
+    /// The client's idempotency key: unique within its game.
+    pub event_id: String,
+    /// The event's canonical JSON line, without a newline.
+    pub body: String,
+    /// Who wrote it, e.g. a token id or "cli".
+    pub writer: String,
+}
+
+/// One stored event (or, at seq 0, the game's header).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The game id.
+    pub game: String,
+    /// Position in the game's log; 0 is the header, events start at 1.
+    pub seq: u64,
+    /// The client's event id; empty for the header.
+    pub event_id: String,
+    /// Server clock when the log accepted it, unix ms.
+    pub received_ms: u64,
+    /// Who wrote it.
+    pub writer: String,
+    /// The event's JSON line (the header's, at seq 0).
+    pub body: String,
+    /// `hash` of the record at `seq - 1`; [`ZERO_HASH`] for the header.
+    pub prev_hash: [u8; HASH_LEN],
+    /// SHA-256 of the encoded record, `prev_hash` included.
+    pub hash: [u8; HASH_LEN],
+}
+
+/// The answer to a successful append.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Appended {
+    /// The request's events as stored, in request order.
+    pub records: Vec<Record>,
+    /// True when the request was a retry of events already stored: `records` are the
+    /// originals and nothing was added.
+    pub duplicate: bool,
+}
+
+/// A game's place in the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The game id.
+    pub game: String,
+    /// Seq of the last durable record (0: only the header).
+    pub last_seq: u64,
+    /// Hash of that record.
+    pub head_hash: [u8; HASH_LEN],
+    /// When the game was created, unix ms.
+    pub created_ms: u64,
+}
+
+/// An append-only, per-game event log. Outer `Err` is a disaster ([`Error`]); inner `Err` is
+/// an expected refusal ([`Rejection`]) that left the log unchanged. There is no way to change
+/// or delete a record.
+pub trait Log: Clone + Send + Sync + 'static {
+    /// Creates a game whose seq 0 record is the header (body = header JSON line).
+    /// Acknowledged only once durable.
+    fn create(
+        &self,
+        game: &str,
+        header: String,
+        writer: &str,
+    ) -> impl Future<Output = Result<Result<Record, Rejection>, Error>> + Send;
+
+    /// Appends events as seqs expected_seq.. (expected_seq must be last+1). Acknowledged only
+    /// once durable. A retry with the same event ids and bodies is acknowledged again with the
+    /// original records and `duplicate: true`.
+    fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> impl Future<Output = Result<Result<Appended, Rejection>, Error>> + Send;
+
+    /// Records with from <= seq <= to (to = None: up to the head), verified against the chain.
+    fn read(
+        &self,
+        game: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Result<Vec<Record>, Rejection>, Error>;
+
+    /// The game's head, or `None` if there is no such game.
+    fn info(&self, game: &str) -> Result<Option<GameInfo>, Error>;
+
+    /// Every game, in creation order.
+    fn games(&self) -> Result<Vec<GameInfo>, Error>;
+
+    /// Records from `from` on: first those already stored, then each new one as it is
+    /// appended; ends only on error or drop. Many watchers per game.
+    fn watch(
+        &self,
+        game: &str,
+        from: u64,
+    ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>;
+}

@@ -1,0 +1,247 @@
+//! [`SledLog`]: the [`Log`] on one sled tree, with a group-commit writer thread.
+//!
+//! Reads go straight to sled from the caller's thread; every write goes through the writer
+//! (see `group_commit`). Readers see a game only up to its *durable* head, which the writer
+//! publishes after the fsync, so nothing is ever served that a power cut could take back.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use tokio::sync::watch;
+
+use super::chain::Chain;
+use super::group_commit::{CommitStats, Writer};
+use super::layout::{self, DirEntry, Head};
+use super::watch::Follow;
+use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream};
+
+/// Records checked per read by `verify_all`, so a long game is not loaded whole.
+const VERIFY_CHUNK: u64 = 4096;
+
+/// The sled-backed [`Log`]. Cheap to clone; all clones share one store and one writer, which
+/// stops (and releases the database) when the last clone is dropped.
+#[derive(Clone)]
+pub struct SledLog {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<Store>,
+    writer: Writer,
+}
+
+/// What readers and the writer share: the tree and each durable game's head.
+pub(super) struct Store {
+    pub tree: sled::Db,
+    games: RwLock<HashMap<String, Arc<Game>>>,
+}
+
+/// A durable game: its number in the keys and its head, published to watchers.
+pub(super) struct Game {
+    pub dir: DirEntry,
+    pub head: watch::Sender<Head>,
+}
+
+impl SledLog {
+    /// Opens (or creates) the log stored in the directory `path`, recovering every game and
+    /// head. Works outside a tokio runtime: the writer is a plain thread.
+    pub fn open(path: &Path) -> Result<SledLog, Error> {
+        let tree = sled::Config::new().path(path).open()?;
+        let (games, next_number) = load_games(&tree)?;
+        let store = Arc::new(Store {
+            tree,
+            games: RwLock::new(games),
+        });
+        let writer = Writer::start(Arc::clone(&store), path, next_number)?;
+        Ok(SledLog {
+            inner: Arc::new(Inner { store, writer }),
+        })
+    }
+
+    /// Counters of the group-commit writer, e.g. to check syncs per acknowledged batch.
+    pub fn stats(&self) -> CommitStats {
+        self.inner.writer.stats()
+    }
+
+    /// Walks every game's whole chain, from the header to the head.
+    pub fn verify_all(&self) -> Result<(), Error> {
+        for (name, game) in self.inner.store.list() {
+            let head = *game.head.borrow();
+            let chain = self.inner.store.chain(&name, &game);
+            let mut from = 0;
+            while from <= head.last_seq {
+                let to = head.last_seq.min(from.saturating_add(VERIFY_CHUNK - 1));
+                chain.read(from, to, &head)?;
+                from = to + 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Log for SledLog {
+    async fn create(
+        &self,
+        game: &str,
+        header: String,
+        writer: &str,
+    ) -> Result<Result<Record, Rejection>, Error> {
+        self.inner.writer.create(game, header, writer).await
+    }
+
+    async fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> Result<Result<Appended, Rejection>, Error> {
+        self.inner.writer.append(game, expected_seq, events).await
+    }
+
+    fn read(
+        &self,
+        game: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Result<Vec<Record>, Rejection>, Error> {
+        let Some(entry) = self.inner.store.game(game) else {
+            return Ok(Err(unknown(game)));
+        };
+        let head = *entry.head.borrow();
+        let to = to.map_or(head.last_seq, |to| to.min(head.last_seq));
+        if from > to {
+            return Ok(Ok(Vec::new()));
+        }
+        self.inner
+            .store
+            .chain(game, &entry)
+            .read(from, to, &head)
+            .map(Ok)
+    }
+
+    fn info(&self, game: &str) -> Result<Option<GameInfo>, Error> {
+        Ok(self.inner.store.game(game).map(|entry| entry.info(game)))
+    }
+
+    fn games(&self) -> Result<Vec<GameInfo>, Error> {
+        let mut games = self.inner.store.list();
+        games.sort_by_key(|(_, game)| game.dir.number);
+        Ok(games.iter().map(|(name, game)| game.info(name)).collect())
+    }
+
+    fn watch(
+        &self,
+        game: &str,
+        from: u64,
+    ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>
+    {
+        let Some(entry) = self.inner.store.game(game) else {
+            return Ok(Err(unknown(game)));
+        };
+        let tree = (*self.inner.store.tree).clone();
+        Ok(Ok(Follow::new(
+            tree,
+            game,
+            entry.dir.number,
+            from,
+            entry.head.subscribe(),
+        )))
+    }
+}
+
+fn unknown(game: &str) -> Rejection {
+    Rejection::UnknownGame {
+        game: game.to_owned(),
+    }
+}
+
+impl Game {
+    fn info(&self, name: &str) -> GameInfo {
+        let head = *self.head.borrow();
+        GameInfo {
+            game: name.to_owned(),
+            last_seq: head.last_seq,
+            head_hash: head.hash,
+            created_ms: self.dir.created_ms,
+        }
+    }
+}
+
+impl Store {
+    /// The durable game of that id.
+    pub fn game(&self, name: &str) -> Option<Arc<Game>> {
+        let games = self.games.read().unwrap_or_else(PoisonError::into_inner);
+        games.get(name).cloned()
+    }
+
+    fn list(&self) -> Vec<(String, Arc<Game>)> {
+        let games = self.games.read().unwrap_or_else(PoisonError::into_inner);
+        games
+            .iter()
+            .map(|(name, game)| (name.clone(), Arc::clone(game)))
+            .collect()
+    }
+
+    fn chain<'a>(&'a self, name: &'a str, game: &Game) -> Chain<'a> {
+        Chain {
+            tree: &self.tree,
+            game: name,
+            number: game.dir.number,
+        }
+    }
+
+    /// Makes a game's new head visible to readers and watchers. Called by the writer only
+    /// after the head is durable.
+    pub fn publish(&self, name: &str, dir: DirEntry, head: Head) {
+        let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
+        match games.get(name) {
+            Some(game) => {
+                game.head.send_replace(head);
+            }
+            None => {
+                let head = watch::Sender::new(head);
+                games.insert(name.to_owned(), Arc::new(Game { dir, head }));
+            }
+        }
+    }
+}
+
+/// Recovers the game directory and heads at open, and the next free game number.
+fn load_games(tree: &sled::Tree) -> Result<(HashMap<String, Arc<Game>>, u64), Error> {
+    let mut games = HashMap::new();
+    let mut next_number = 1;
+    for item in tree.scan_prefix([layout::DIRECTORY]) {
+        let (key, value) = item?;
+        let (name, game) = load_game(tree, &key, &value)?;
+        next_number = next_number.max(game.dir.number + 1);
+        games.insert(name, Arc::new(game));
+    }
+    Ok((games, next_number))
+}
+
+fn load_game(tree: &sled::Tree, key: &[u8], value: &[u8]) -> Result<(String, Game), Error> {
+    let name = layout::directory_game(key)
+        .ok_or_else(|| loss(&String::from_utf8_lossy(key), "game id is not UTF-8"))?
+        .to_owned();
+    let dir = DirEntry::decode(value).ok_or_else(|| loss(&name, "directory entry is damaged"))?;
+    let head = tree
+        .get(layout::head_key(dir.number))?
+        .ok_or_else(|| loss(&name, "head is missing"))?;
+    let head = Head::decode(&head).ok_or_else(|| loss(&name, "head is damaged"))?;
+    Ok((
+        name,
+        Game {
+            dir,
+            head: watch::Sender::new(head),
+        },
+    ))
+}
+
+fn loss(game: &str, detail: &str) -> Error {
+    Error::DataLoss {
+        game: game.to_owned(),
+        seq: 0,
+        detail: detail.to_owned(),
+    }
+}

@@ -1,0 +1,226 @@
+//! The referee: a pure, deterministic fold of a game's events into its state and rulings.
+//!
+//! `replay(header, events)` and a live [`Referee`] fed one event at a time give the same
+//! rulings by construction: replay *is* that fold. The service caches a `Referee` per live
+//! game; it never stores a ruling as truth.
+
+mod offers;
+mod ruling;
+mod xiangqi;
+
+pub use ruling::{Effect, Ruling, RulingKind};
+
+use thiserror::Error;
+
+use crate::event::{Decision, Event, EventKind, GameResult, Header, Side};
+use crate::games::Variant;
+
+use self::offers::DrawOffers;
+use self::xiangqi::XiangqiTable;
+
+/// A header the referee cannot start a game from.
+#[derive(Debug, Error, PartialEq)]
+pub enum SetupError {
+    /// The `start` FEN is not a valid position of the variant.
+    #[error("start position \"{fen}\" is not a valid {variant} FEN: {reason}")]
+    BadStart {
+        variant: Variant,
+        fen: String,
+        reason: String,
+    },
+    /// The variant's rules are not implemented in this build.
+    #[error("{0} games cannot be refereed by this build yet")]
+    Unsupported(Variant),
+}
+
+/// The game-specific part of the referee, one per variant (an enum, not a `Box<dyn>`).
+#[derive(Clone, Debug)]
+enum Table {
+    Xiangqi(XiangqiTable),
+}
+
+/// How the game ended: the result and the seq of the ruling that gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub result: GameResult,
+    pub at: u64,
+}
+
+/// A game being refereed: feed it events in log order with [`Referee::apply`].
+#[derive(Clone, Debug)]
+pub struct Referee {
+    header: Header,
+    table: Table,
+    offers: DrawOffers,
+    rulings: Vec<Ruling>,
+    ending: Option<Ending>,
+    last_seq: u64,
+}
+
+/// Replays a whole log: the referee after the last event, and every ruling in order.
+pub fn replay(header: &Header, events: &[Event]) -> Result<Referee, SetupError> {
+    let mut referee = Referee::new(header)?;
+    for (seq, event) in (1..).zip(events) {
+        referee.apply(seq, event);
+    }
+    Ok(referee)
+}
+
+impl Referee {
+    /// A referee at the start of the game the header describes.
+    pub fn new(header: &Header) -> Result<Referee, SetupError> {
+        let table = match header.variant {
+            Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
+            other => return Err(SetupError::Unsupported(other)),
+        };
+        Ok(Referee {
+            header: header.clone(),
+            table,
+            offers: DrawOffers::default(),
+            rulings: Vec::new(),
+            ending: None,
+            last_seq: 0,
+        })
+    }
+
+    /// Applies the event with this seq and returns the rulings it gave rise to.
+    ///
+    /// Seqs must come in log order; events after the game's end give no further rulings.
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
+        self.last_seq = seq;
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        let new = self.judge(seq, event);
+        for ruling in &new {
+            if let (Some(result), None) = (ruling.result, self.ending) {
+                self.ending = Some(Ending {
+                    result,
+                    at: ruling.at,
+                });
+            }
+        }
+        self.rulings.extend(new.iter().cloned());
+        new
+    }
+
+    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let variant = self.header.variant;
+        match &event.kind {
+            EventKind::Resign => vec![resignation(variant, seq, event.side)],
+            EventKind::DrawOffer => self.offers.offer(seq, event.side).into_iter().collect(),
+            EventKind::DrawReply { accept } => self
+                .offers
+                .reply(variant, seq, event.side, *accept)
+                .into_iter()
+                .collect(),
+            EventKind::Arbiter {
+                decision,
+                ruling,
+                result,
+                text,
+            } => {
+                vec![arbiter(
+                    variant,
+                    seq,
+                    *decision,
+                    *ruling,
+                    *result,
+                    text.as_deref(),
+                )]
+            }
+            _ => {
+                if matches!(event.kind, EventKind::Move { .. }) {
+                    self.offers.moved(event.side);
+                }
+                match &mut self.table {
+                    Table::Xiangqi(t) => t.apply(seq, event),
+                }
+            }
+        }
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Every ruling so far, in the order they arose.
+    pub fn rulings(&self) -> &[Ruling] {
+        &self.rulings
+    }
+
+    /// The result, once a ruling has ended the game.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// Seq of the last event applied (0 before any).
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+
+    /// The current position as FEN.
+    pub fn fen(&self) -> String {
+        match &self.table {
+            Table::Xiangqi(t) => t.fen(),
+        }
+    }
+
+    /// The player whose move it is.
+    pub fn side_to_move(&self) -> Side {
+        match &self.table {
+            Table::Xiangqi(t) => t.side_to_move(),
+        }
+    }
+}
+
+fn resignation(variant: Variant, seq: u64, side: Side) -> Ruling {
+    let rule = match variant {
+        Variant::ChessGjq => "chess_gjq 5.4",
+        Variant::Xiangqi => "xiangqi 4.1",
+        Variant::Draughts => "draughts 12.2",
+    };
+    let name = side.name(variant);
+    let text = format!("{name} resigned at event {seq}; a player who resigns loses the game");
+    Ruling::loss(seq, RulingKind::Resignation, side, rule, text)
+}
+
+fn arbiter(
+    variant: Variant,
+    seq: u64,
+    decision: Decision,
+    ruling: Option<u64>,
+    result: Option<GameResult>,
+    text: Option<&str>,
+) -> Ruling {
+    let about = ruling
+        .map(|r| format!(" on the ruling at event {r}"))
+        .unwrap_or_default();
+    let declared = match (decision, result) {
+        (Decision::Declare, Some(r)) => format!(", declaring the result {r}"),
+        _ => String::new(),
+    };
+    let words = text.map(|t| format!(": \"{t}\"")).unwrap_or_default();
+    let text = format!("the arbiter's word at event {seq}: {decision}{about}{declared}{words}");
+    let mut out = Ruling::notice(
+        seq,
+        RulingKind::ArbiterDecision,
+        Some(Side::Arbiter),
+        "arbiter",
+        text,
+    );
+    out.rule = format!("{variant} arbiter");
+    if decision == Decision::Declare {
+        out.result = result;
+        out.effect = match result {
+            Some(GameResult::Draw) => Effect::Draw,
+            Some(_) => Effect::Loss,
+            None => Effect::None,
+        };
+    }
+    if let Some(r) = ruling {
+        out.evidence = vec![r, seq];
+    }
+    out
+}

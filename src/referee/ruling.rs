@@ -1,0 +1,152 @@
+//! A ruling: what the referee decided about an event, and why, in words an arbiter can check.
+
+use serde_json::{Map, Value, json};
+
+use crate::event::{GameResult, Side, named_enum};
+use crate::games::Variant;
+
+/// A decision derived from the log. Never stored as truth: it is re-derived by replay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ruling {
+    /// Seq of the event that gave rise to the ruling.
+    pub at: u64,
+    pub kind: RulingKind,
+    /// Whom it concerns: the side that loses, commits the foul or makes the claim.
+    pub side: Option<Side>,
+    pub effect: Effect,
+    /// Present exactly on the ruling that ends the game.
+    pub result: Option<GameResult>,
+    /// The article applied, e.g. `xiangqi 4.1`.
+    pub rule: String,
+    /// The justification: what happened, at which events, which counts or positions prove it.
+    pub text: String,
+    /// Seqs of the events the justification relies on.
+    pub evidence: Vec<u64>,
+}
+
+named_enum! {
+    /// The kinds of ruling of the log format.
+    RulingKind {
+        IllegalMove = "illegal_move",
+        Foul = "foul",
+        FoulLimit = "foul_limit",
+        Checkmate = "checkmate",
+        Stalemate = "stalemate",
+        NoMoves = "no_moves",
+        Repetition = "repetition",
+        PerpetualCheck = "perpetual_check",
+        PerpetualChase = "perpetual_chase",
+        MoveLimit = "move_limit",
+        EndgameCount = "endgame_count",
+        InsufficientMaterial = "insufficient_material",
+        Agreement = "agreement",
+        Resignation = "resignation",
+        TimeForfeit = "time_forfeit",
+        ClaimRejected = "claim_rejected",
+        OfferRejected = "offer_rejected",
+        InvalidEvent = "invalid_event",
+        ArbiterDecision = "arbiter_decision",
+    }
+}
+
+named_enum! {
+    /// What a ruling does to the game.
+    Effect {
+        Loss = "loss",
+        Draw = "draw",
+        Foul = "foul",
+        CorrectionRequired = "correction_required",
+        None = "none",
+    }
+}
+
+impl Ruling {
+    /// A ruling that `side` loses at `at`, ending the game.
+    pub fn loss(at: u64, kind: RulingKind, side: Side, rule: &str, text: String) -> Ruling {
+        Ruling {
+            at,
+            kind,
+            side: Some(side),
+            effect: Effect::Loss,
+            result: Some(side.loses()),
+            rule: rule.to_string(),
+            text,
+            evidence: vec![at],
+        }
+    }
+
+    /// A ruling that ends the game in a draw.
+    pub fn draw(at: u64, kind: RulingKind, rule: &str, text: String) -> Ruling {
+        Ruling {
+            at,
+            kind,
+            side: None,
+            effect: Effect::Draw,
+            result: Some(GameResult::Draw),
+            rule: rule.to_string(),
+            text,
+            evidence: vec![at],
+        }
+    }
+
+    /// A ruling that changes no result: an event the arbiter must look at, a rejected claim.
+    pub fn notice(
+        at: u64,
+        kind: RulingKind,
+        side: Option<Side>,
+        rule: &str,
+        text: String,
+    ) -> Ruling {
+        Ruling {
+            at,
+            kind,
+            side,
+            effect: Effect::None,
+            result: None,
+            rule: rule.to_string(),
+            text,
+            evidence: vec![at],
+        }
+    }
+
+    pub fn with_evidence(mut self, evidence: Vec<u64>) -> Ruling {
+        self.evidence = evidence;
+        self
+    }
+
+    /// The ruling as the log format's JSON object, side names in `variant`'s words.
+    pub fn to_value(&self, variant: Variant) -> Value {
+        let mut m = Map::new();
+        m.insert("at".into(), self.at.into());
+        m.insert("kind".into(), self.kind.as_str().into());
+        if let Some(side) = self.side {
+            m.insert("side".into(), side.name(variant).into());
+        }
+        m.insert("effect".into(), self.effect.as_str().into());
+        if let Some(result) = self.result {
+            m.insert("result".into(), result.as_str().into());
+        }
+        m.insert("rule".into(), json!(self.rule));
+        m.insert("text".into(), json!(self.text));
+        m.insert("evidence".into(), json!(self.evidence));
+        Value::Object(m)
+    }
+
+    /// One line of `referee replay --json`.
+    pub fn to_json(&self, variant: Variant) -> String {
+        self.to_value(variant).to_string()
+    }
+
+    /// One line of `referee replay` without `--json`.
+    pub fn to_human(&self, variant: Variant) -> String {
+        let side = self
+            .side
+            .map(|s| format!(" {}", s.name(variant)))
+            .unwrap_or_default();
+        let result = self.result.map(|r| format!(" -> {r}")).unwrap_or_default();
+        format!(
+            "event {}: {}{} ({}{}) [{}]\n    {}",
+            self.at, self.kind, side, self.effect, result, self.rule, self.text
+        )
+    }
+}

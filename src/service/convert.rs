@@ -1,0 +1,319 @@
+//! Proto messages to and from the event model. Errors name the field's path in the request
+//! (`events[2].event.move.from`), so a board's programmer can find the mistake at once.
+
+use crate::event::{
+    ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
+    Period, RuleOptions, RuleSet, Side, Square,
+};
+use crate::games::Variant;
+use crate::referee::Ruling;
+
+use super::Error;
+use super::proto;
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// A header from a `CreateGame` request.
+pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
+    let variant = Variant::parse(&h.variant).ok_or_else(|| {
+        Error::invalid(
+            "header.variant",
+            format!(
+                "unknown variant \"{}\" (expected chess_gjq, xiangqi or draughts)",
+                h.variant
+            ),
+        )
+    })?;
+    let rules = h
+        .rules
+        .map(rules_from_proto)
+        .transpose()?
+        .unwrap_or_default();
+    let clock = h.clock.map(clock_from_proto).transpose()?;
+    let header = Header {
+        variant,
+        id: h.id,
+        start: Some(h.start).filter(|s| !s.is_empty()),
+        rules,
+        clock,
+    };
+    // The interchange format is the one place that validates a header: go through it.
+    let line = crate::event::header_to_json(&header);
+    crate::event::header_from_json(&line).map_err(|e| Error::invalid("header", e))
+}
+
+fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
+    let illegal_move = r
+        .illegal_move
+        .map(|t| {
+            IllegalMovePolicy::parse(&t).ok_or_else(|| {
+                Error::invalid(
+                    "header.rules.illegal_move",
+                    format!("unknown policy \"{t}\""),
+                )
+            })
+        })
+        .transpose()?;
+    let rule_set = r
+        .rule_set
+        .map(|t| {
+            RuleSet::parse(&t).ok_or_else(|| {
+                Error::invalid("header.rules.rule_set", format!("unknown rule set \"{t}\""))
+            })
+        })
+        .transpose()?;
+    Ok(RuleOptions {
+        move_limit: r.move_limit,
+        foul_limit: r.foul_limit,
+        illegal_move,
+        repetition_count: r.repetition_count,
+        rule_set,
+    })
+}
+
+fn clock_from_proto(c: proto::ClockControl) -> Result<ClockControl> {
+    Ok(ClockControl {
+        initial_ms: c.initial_ms,
+        periods: c
+            .periods
+            .into_iter()
+            .map(|p| Period {
+                moves: p.moves,
+                ms: p.ms,
+            })
+            .collect(),
+        increment_ms: c.increment_ms,
+        per_move_ms: c.per_move_ms,
+        per_move_after_ms: c.per_move_after_ms,
+    })
+}
+
+pub fn header_to_proto(h: &Header) -> proto::GameHeader {
+    let r = &h.rules;
+    proto::GameHeader {
+        variant: h.variant.name().into(),
+        id: h.id.clone(),
+        start: h.start.clone().unwrap_or_default(),
+        rules: Some(proto::RuleOptions {
+            move_limit: r.move_limit,
+            foul_limit: r.foul_limit,
+            illegal_move: r.illegal_move.map(|p| p.as_str().into()),
+            repetition_count: r.repetition_count,
+            rule_set: r.rule_set.map(|s| s.as_str().into()),
+        }),
+        clock: h.clock.as_ref().map(|c| proto::ClockControl {
+            initial_ms: c.initial_ms,
+            periods: c
+                .periods
+                .iter()
+                .map(|p| proto::Period {
+                    moves: p.moves,
+                    ms: p.ms,
+                })
+                .collect(),
+            increment_ms: c.increment_ms,
+            per_move_ms: c.per_move_ms,
+            per_move_after_ms: c.per_move_after_ms,
+        }),
+    }
+}
+
+/// An event of a `variant` game from a request; `path` prefixes field names in errors.
+pub fn event_from_proto(e: proto::Event, variant: Variant, path: &str) -> Result<Event> {
+    let side = Side::parse(&e.side, variant).ok_or_else(|| {
+        let [a, b] = variant.side_names();
+        Error::invalid(
+            format!("{path}.side"),
+            format!(
+                "unknown side \"{}\" for {variant} (expected {a}, {b} or arbiter)",
+                e.side
+            ),
+        )
+    })?;
+    let kind = e
+        .kind
+        .ok_or_else(|| Error::invalid(path, "the event has no kind (touch, move, reveal, ...)"))?;
+    let event = Event {
+        side,
+        ts_ms: e.ts_ms,
+        kind: kind_from_proto(kind, variant, path)?,
+    };
+    // Side and per-variant checks live in the interchange format: round-trip through it so
+    // a gRPC event is refused exactly when the same log line would be.
+    let line = crate::event::event_to_json(&event, variant);
+    crate::event::event_from_json(&line, variant, None).map_err(|m| Error::invalid(path, m))
+}
+
+fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Result<EventKind> {
+    use proto::event::Kind;
+    let sq = |text: &str, field: &str| square(text, variant, &format!("{path}.{field}"));
+    Ok(match kind {
+        Kind::Touch(t) => EventKind::Touch {
+            square: sq(&t.square, "touch.square")?,
+            adjust: t.adjust,
+        },
+        Kind::Move(m) => EventKind::Move {
+            from: sq(&m.from, "move.from")?,
+            to: sq(&m.to, "move.to")?,
+            promotion: m
+                .promotion
+                .map(|p| letter(&p, &format!("{path}.move.promotion")))
+                .transpose()?,
+            captures: (!m.captures.is_empty())
+                .then(|| {
+                    m.captures
+                        .iter()
+                        .map(|c| sq(c, "move.captures"))
+                        .collect::<Result<Vec<_>>>()
+                })
+                .transpose()?,
+        },
+        Kind::Reveal(r) => EventKind::Reveal {
+            square: sq(&r.square, "reveal.square")?,
+            piece: letter(&r.piece, &format!("{path}.reveal.piece"))?,
+            promotion: r
+                .promotion
+                .map(|p| letter(&p, &format!("{path}.reveal.promotion")))
+                .transpose()?,
+        },
+        Kind::Clock(c) => EventKind::Clock {
+            first_ms: c.first_ms,
+            second_ms: c.second_ms,
+        },
+        Kind::DrawOffer(_) => EventKind::DrawOffer,
+        Kind::DrawReply(r) => EventKind::DrawReply { accept: r.accept },
+        Kind::Claim(c) => EventKind::Claim {
+            claim: ClaimKind::parse(&c.claim).ok_or_else(|| {
+                Error::invalid(
+                    format!("{path}.claim.claim"),
+                    format!("unknown claim \"{}\"", c.claim),
+                )
+            })?,
+        },
+        Kind::Resign(_) => EventKind::Resign,
+        Kind::Arbiter(a) => arbiter_from_proto(a, &format!("{path}.arbiter"))?,
+    })
+}
+
+fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
+    let decision = Decision::parse(&a.decision).ok_or_else(|| {
+        Error::invalid(
+            format!("{path}.decision"),
+            format!("unknown decision \"{}\"", a.decision),
+        )
+    })?;
+    let result = a
+        .result
+        .map(|r| {
+            GameResult::parse(&r).ok_or_else(|| {
+                Error::invalid(format!("{path}.result"), format!("unknown result \"{r}\""))
+            })
+        })
+        .transpose()?;
+    Ok(EventKind::Arbiter {
+        decision,
+        ruling: a.ruling,
+        result,
+        text: a.text,
+    })
+}
+
+fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
+    let parsed = match variant {
+        Variant::Draughts => text
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| Square::parse_number(variant, n)),
+        _ => Square::parse_text(variant, text),
+    };
+    parsed.ok_or_else(|| {
+        Error::invalid(
+            field,
+            format!("square \"{text}\" does not exist on the {variant} board"),
+        )
+    })
+}
+
+fn letter(text: &str, field: &str) -> Result<char> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(Error::invalid(
+            field,
+            format!("must be one letter, found \"{text}\""),
+        )),
+    }
+}
+
+pub fn event_to_proto(e: &Event, variant: Variant) -> proto::Event {
+    use proto::event::Kind;
+    let sq = |s: &Square| s.to_string();
+    let kind = match &e.kind {
+        EventKind::Touch { square, adjust } => Kind::Touch(proto::Touch {
+            square: sq(square),
+            adjust: *adjust,
+        }),
+        EventKind::Move {
+            from,
+            to,
+            promotion,
+            captures,
+        } => Kind::Move(proto::Move {
+            from: sq(from),
+            to: sq(to),
+            promotion: promotion.map(String::from),
+            captures: captures.iter().flatten().map(sq).collect(),
+        }),
+        EventKind::Reveal {
+            square,
+            piece,
+            promotion,
+        } => Kind::Reveal(proto::Reveal {
+            square: sq(square),
+            piece: piece.to_string(),
+            promotion: promotion.map(String::from),
+        }),
+        EventKind::Clock {
+            first_ms,
+            second_ms,
+        } => Kind::Clock(proto::ClockPress {
+            first_ms: *first_ms,
+            second_ms: *second_ms,
+        }),
+        EventKind::DrawOffer => Kind::DrawOffer(proto::DrawOffer {}),
+        EventKind::DrawReply { accept } => Kind::DrawReply(proto::DrawReply { accept: *accept }),
+        EventKind::Claim { claim } => Kind::Claim(proto::Claim {
+            claim: claim.as_str().into(),
+        }),
+        EventKind::Resign => Kind::Resign(proto::Resign {}),
+        EventKind::Arbiter {
+            decision,
+            ruling,
+            result,
+            text,
+        } => Kind::Arbiter(proto::ArbiterWord {
+            decision: decision.as_str().into(),
+            ruling: *ruling,
+            result: result.map(|r| r.as_str().into()),
+            text: text.clone(),
+        }),
+    };
+    proto::Event {
+        side: e.side.name(variant).into(),
+        ts_ms: e.ts_ms,
+        kind: Some(kind),
+    }
+}
+
+pub fn ruling_to_proto(r: &Ruling, variant: Variant) -> proto::Ruling {
+    proto::Ruling {
+        at: r.at,
+        kind: r.kind.as_str().into(),
+        side: r.side.map(|s| s.name(variant).into()),
+        effect: r.effect.as_str().into(),
+        result: r.result.map(|x| x.as_str().into()),
+        rule: r.rule.clone(),
+        text: r.text.clone(),
+        evidence: r.evidence.clone(),
+    }
+}

@@ -1,0 +1,67 @@
+//! What the service refuses, and the one place where it becomes a gRPC status.
+
+use thiserror::Error;
+
+use crate::log::{self, Rejection};
+use crate::referee::SetupError;
+
+/// Why a request was not carried out. Nothing was written when one is returned.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// A field of the request is missing or malformed; `field` is its path in the request.
+    #[error("{field}: {message}")]
+    Invalid { field: String, message: String },
+    /// The request is larger than the service accepts.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The log refused the request (unknown game, seq conflict, reused event id, ...).
+    #[error("{0}")]
+    Rejected(#[from] Rejection),
+    /// The header cannot start a game.
+    #[error("header: {0}")]
+    Setup(#[from] SetupError),
+    /// The log failed (storage error or detected corruption).
+    #[error("{0}")]
+    Log(#[from] log::Error),
+    /// A stored record could not be read back as an event: the store holds something this
+    /// build cannot interpret.
+    #[error("game \"{game}\" seq {seq}: stored record unreadable: {message}")]
+    Unreadable {
+        game: String,
+        seq: u64,
+        message: String,
+    },
+}
+
+impl Error {
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for tonic::Status {
+    fn from(error: Error) -> tonic::Status {
+        let message = error.to_string();
+        match error {
+            Error::Invalid { .. } => tonic::Status::invalid_argument(message),
+            Error::TooLarge(_) => tonic::Status::resource_exhausted(message),
+            Error::Rejected(r) => match r {
+                Rejection::UnknownGame { .. } => tonic::Status::not_found(message),
+                Rejection::GameExists { .. } => tonic::Status::already_exists(message),
+                Rejection::SeqMismatch { .. } => tonic::Status::failed_precondition(message),
+                Rejection::EventIdReused { .. } => tonic::Status::already_exists(message),
+                Rejection::EmptyAppend
+                | Rejection::BadGameId { .. }
+                | Rejection::BadEvent { .. } => tonic::Status::invalid_argument(message),
+            },
+            Error::Setup(_) => tonic::Status::invalid_argument(message),
+            Error::Log(log::Error::DataLoss { .. }) => tonic::Status::data_loss(message),
+            Error::Log(log::Error::Closed) => tonic::Status::unavailable(message),
+            Error::Log(log::Error::Storage(_)) => tonic::Status::internal(message),
+            Error::Unreadable { .. } => tonic::Status::data_loss(message),
+        }
+    }
+}

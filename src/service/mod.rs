@@ -1,0 +1,467 @@
+//! The gRPC service: boards append events, consoles watch, disputes replay.
+//!
+//! Only this module knows tonic. Every write goes to the log first and is acknowledged only
+//! once durable; rulings are then derived by the cached referee, never stored.
+
+mod convert;
+mod error;
+mod live;
+pub mod proto;
+
+pub use error::Error;
+pub use live::{LoadedLog, load_log};
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status, Streaming};
+
+use crate::event::{Event, event_to_json, header_to_json};
+use crate::log::{Log, NewEvent, Record};
+use crate::referee::{Referee, Ruling};
+
+use self::convert::{
+    event_from_proto, event_to_proto, header_from_proto, header_to_proto, ruling_to_proto,
+};
+use self::live::{LiveGames, unreadable};
+use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
+
+/// Most events one append may carry; a board sends a handful, an import a game.
+pub const MAX_EVENTS_PER_APPEND: usize = 2000;
+/// Largest encoded request the service decodes.
+pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+
+/// The referee service over a log.
+pub struct Service<L: Log> {
+    log: L,
+    live: Arc<LiveGames<L>>,
+}
+
+impl<L: Log> Service<L> {
+    pub fn new(log: L) -> Service<L> {
+        Service {
+            live: Arc::new(LiveGames::new(log.clone())),
+            log,
+        }
+    }
+
+    async fn create(
+        &self,
+        header: proto::GameHeader,
+        writer: &str,
+    ) -> Result<proto::CreateGameResponse, Error> {
+        let header = header_from_proto(header)?;
+        Referee::new(&header)?; // a header the referee cannot start from is refused, not stored
+        let line = header_to_json(&header);
+        let record = self.log.create(&header.id, line, writer).await??;
+        Ok(proto::CreateGameResponse {
+            game: record.game,
+            header_line: record.body,
+            hash: hex::encode(record.hash),
+        })
+    }
+
+    async fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<proto::NewEvent>,
+        writer: &str,
+    ) -> Result<proto::AppendEventsResponse, Error> {
+        if events.len() > MAX_EVENTS_PER_APPEND {
+            return Err(Error::TooLarge(format!(
+                "events: {} events in one append; at most {MAX_EVENTS_PER_APPEND}",
+                events.len()
+            )));
+        }
+        let mut guard = self.live.lock(game).await?;
+        let live = guard.as_mut().expect("loaded by lock");
+        let variant = live.referee.header().variant;
+        let parsed = parse_new_events(events, variant)?;
+        let new: Vec<NewEvent> = parsed
+            .iter()
+            .map(|(id, e)| NewEvent {
+                event_id: id.clone(),
+                body: event_to_json(e, variant),
+                writer: writer.to_string(),
+            })
+            .collect();
+        let appended = match self.log.append(game, expected_seq, new).await {
+            Ok(result) => result?,
+            Err(e) => {
+                // The outcome is unknown: reload from the log on next use.
+                *guard = None;
+                return Err(e.into());
+            }
+        };
+        let seqs: Vec<u64> = appended.records.iter().map(|r| r.seq).collect();
+        let rulings: Vec<Ruling> = if appended.duplicate {
+            live.referee
+                .rulings()
+                .iter()
+                .filter(|r| seqs.contains(&r.at))
+                .cloned()
+                .collect()
+        } else {
+            let mut out = Vec::new();
+            for (record, (_, event)) in appended.records.iter().zip(&parsed) {
+                out.extend(live.referee.apply(record.seq, event));
+            }
+            live.head_hash = appended.records.last().map_or(live.head_hash, |r| r.hash);
+            out
+        };
+        Ok(proto::AppendEventsResponse {
+            seqs,
+            duplicate: appended.duplicate,
+            rulings: rulings
+                .iter()
+                .map(|r| ruling_to_proto(r, variant))
+                .collect(),
+            result: live.referee.ending().map(|e| e.result.as_str().into()),
+        })
+    }
+
+    async fn state(&self, game: &str) -> Result<proto::GameState, Error> {
+        let guard = self.live.lock(game).await?;
+        let live = guard.as_ref().expect("loaded by lock");
+        Ok(state_of(&live.referee, live.head_hash))
+    }
+
+    fn replay_to(&self, game: &str, up_to: u64) -> Result<proto::GameState, Error> {
+        let last = self
+            .log
+            .info(game)?
+            .ok_or_else(|| crate::log::Rejection::UnknownGame {
+                game: game.to_string(),
+            })?
+            .last_seq;
+        if up_to > last {
+            return Err(Error::invalid(
+                "up_to_seq",
+                format!("game \"{game}\" has only {last} events"),
+            ));
+        }
+        let loaded = load_log(&self.log, game, Some(up_to))?;
+        let mut referee = Referee::new(&loaded.header)?;
+        for (record, event) in &loaded.events {
+            referee.apply(record.seq, event);
+        }
+        let head = loaded
+            .events
+            .last()
+            .map_or(loaded.header_record.hash, |(r, _)| r.hash);
+        Ok(state_of(&referee, head))
+    }
+
+    async fn list(&self) -> Result<proto::ListGamesResponse, Error> {
+        let mut games = Vec::new();
+        for info in self.log.games()? {
+            let guard = self.live.lock(&info.game).await?;
+            let live = guard.as_ref().expect("loaded by lock");
+            games.push(proto::GameSummary {
+                game: info.game.clone(),
+                variant: live.referee.header().variant.name().into(),
+                last_seq: live.referee.last_seq(),
+                result: live.referee.ending().map(|e| e.result.as_str().into()),
+                head_hash: hex::encode(live.head_hash),
+                created_ms: info.created_ms,
+            });
+        }
+        Ok(proto::ListGamesResponse { games })
+    }
+
+    fn watch(&self, game: &str, from_seq: u64) -> Result<WatchStream, Error> {
+        let records = self.log.watch(game, 0)??;
+        let (tx, rx) = mpsc::channel(256);
+        let game = game.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = feed_watcher(records, &game, from_seq, &tx).await {
+                let _ = tx.send(Err(Status::from(e))).await;
+            }
+        });
+        Ok(Box::pin(ReceiverStream::new(rx)))
+    }
+}
+
+type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
+type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;
+
+/// Folds the game from its start in a private referee, sending what is at or after `from_seq`.
+async fn feed_watcher(
+    records: impl Stream<Item = Result<Record, crate::log::Error>>,
+    game: &str,
+    from_seq: u64,
+    tx: &mpsc::Sender<Result<proto::WatchGameResponse, Status>>,
+) -> Result<(), Error> {
+    use proto::watch_game_response::Item;
+    let mut records = std::pin::pin!(records);
+    let mut referee: Option<Referee> = None;
+    while let Some(record) = records.next().await {
+        let record = record?;
+        let mut items = Vec::new();
+        match &mut referee {
+            None => {
+                let header = crate::event::header_from_json(&record.body)
+                    .map_err(|m| unreadable(game, 0, &m))?;
+                if from_seq == 0 {
+                    items.push(Item::Header(header_to_proto(&header)));
+                }
+                referee = Some(Referee::new(&header)?);
+            }
+            Some(referee) => {
+                let variant = referee.header().variant;
+                let event = crate::event::event_from_json(&record.body, variant, Some(record.seq))
+                    .map_err(|m| unreadable(game, record.seq, &m))?;
+                let rulings = referee.apply(record.seq, &event);
+                if record.seq >= from_seq {
+                    items.push(Item::Event(stored_event(&record, &event, variant)));
+                }
+                items.extend(
+                    rulings
+                        .iter()
+                        .filter(|r| r.at >= from_seq)
+                        .map(|r| Item::Ruling(ruling_to_proto(r, variant))),
+                );
+            }
+        }
+        for item in items {
+            if tx
+                .send(Ok(proto::WatchGameResponse { item: Some(item) }))
+                .await
+                .is_err()
+            {
+                return Ok(()); // the watcher hung up
+            }
+        }
+    }
+    Ok(())
+}
+
+fn stored_event(
+    record: &Record,
+    event: &Event,
+    variant: crate::games::Variant,
+) -> proto::StoredEvent {
+    proto::StoredEvent {
+        seq: record.seq,
+        event_id: record.event_id.clone(),
+        event: Some(event_to_proto(event, variant)),
+        line: record.body.clone(),
+        received_ms: record.received_ms,
+        writer: record.writer.clone(),
+        prev_hash: hex::encode(record.prev_hash),
+        hash: hex::encode(record.hash),
+    }
+}
+
+fn parse_new_events(
+    events: Vec<proto::NewEvent>,
+    variant: crate::games::Variant,
+) -> Result<Vec<(String, Event)>, Error> {
+    events
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let path = format!("events[{i}]");
+            if n.event_id.is_empty() {
+                return Err(Error::invalid(
+                    format!("{path}.event_id"),
+                    "is empty; give each event a unique id so retries are safe",
+                ));
+            }
+            let event = n
+                .event
+                .ok_or_else(|| Error::invalid(format!("{path}.event"), "is missing"))?;
+            Ok((
+                n.event_id,
+                event_from_proto(event, variant, &format!("{path}.event"))?,
+            ))
+        })
+        .collect()
+}
+
+fn state_of(referee: &Referee, head_hash: [u8; 32]) -> proto::GameState {
+    let variant = referee.header().variant;
+    proto::GameState {
+        header: Some(header_to_proto(referee.header())),
+        seq: referee.last_seq(),
+        fen: referee.fen(),
+        side_to_move: referee.side_to_move().name(variant).into(),
+        result: referee.ending().map(|e| e.result.as_str().into()),
+        rulings: referee
+            .rulings()
+            .iter()
+            .map(|r| ruling_to_proto(r, variant))
+            .collect(),
+        head_hash: hex::encode(head_hash),
+    }
+}
+
+/// Who wrote a request, recorded with each event (issue 7 replaces this with token ids).
+fn writer_of<T>(request: &Request<T>) -> String {
+    request
+        .remote_addr()
+        .map_or_else(|| "local".to_string(), |a| format!("peer {a}"))
+}
+
+#[tonic::async_trait]
+impl<L: Log> RefereeApi for Service<L> {
+    async fn create_game(
+        &self,
+        request: Request<proto::CreateGameRequest>,
+    ) -> Result<Response<proto::CreateGameResponse>, Status> {
+        let writer = writer_of(&request);
+        let header = request
+            .into_inner()
+            .header
+            .ok_or_else(|| Error::invalid("header", "is missing"))?;
+        Ok(Response::new(self.create(header, &writer).await?))
+    }
+
+    async fn append_events(
+        &self,
+        request: Request<proto::AppendEventsRequest>,
+    ) -> Result<Response<proto::AppendEventsResponse>, Status> {
+        let writer = writer_of(&request);
+        let r = request.into_inner();
+        Ok(Response::new(
+            self.append(&r.game, r.expected_seq, r.events, &writer)
+                .await?,
+        ))
+    }
+
+    type PlayStream = PlayStream;
+
+    async fn play(
+        &self,
+        request: Request<Streaming<proto::PlayRequest>>,
+    ) -> Result<Response<PlayStream>, Status> {
+        let writer = writer_of(&request);
+        let mut incoming = request.into_inner();
+        let this = self.clone();
+        let (tx, rx) = mpsc::channel(64);
+        tokio::spawn(async move {
+            let mut game = String::new();
+            while let Some(message) = incoming.next().await {
+                let Ok(message) = message else { break };
+                if !message.game.is_empty() {
+                    game = message.game.clone();
+                }
+                let outcome = if game.is_empty() {
+                    Err(Error::invalid(
+                        "game",
+                        "the first message of a stream must name its game",
+                    ))
+                } else {
+                    this.append(&game, message.expected_seq, message.events, &writer)
+                        .await
+                };
+                let reply = play_reply(outcome, &this, &game);
+                if tx.send(Ok(reply)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    type WatchGameStream = WatchStream;
+
+    async fn watch_game(
+        &self,
+        request: Request<proto::WatchGameRequest>,
+    ) -> Result<Response<WatchStream>, Status> {
+        let r = request.into_inner();
+        Ok(Response::new(self.watch(&r.game, r.from_seq)?))
+    }
+
+    async fn get_game(
+        &self,
+        request: Request<proto::GetGameRequest>,
+    ) -> Result<Response<proto::GameState>, Status> {
+        Ok(Response::new(self.state(&request.into_inner().game).await?))
+    }
+
+    async fn replay_game(
+        &self,
+        request: Request<proto::ReplayGameRequest>,
+    ) -> Result<Response<proto::GameState>, Status> {
+        let r = request.into_inner();
+        Ok(Response::new(self.replay_to(&r.game, r.up_to_seq)?))
+    }
+
+    async fn list_games(
+        &self,
+        _request: Request<proto::ListGamesRequest>,
+    ) -> Result<Response<proto::ListGamesResponse>, Status> {
+        Ok(Response::new(self.list().await?))
+    }
+}
+
+fn play_reply<L: Log>(
+    outcome: Result<proto::AppendEventsResponse, Error>,
+    service: &Service<L>,
+    game: &str,
+) -> proto::PlayResponse {
+    use proto::play_response::Outcome;
+    let outcome = match outcome {
+        Ok(ack) => Outcome::Ack(ack),
+        Err(e) => {
+            let status = Status::from(e);
+            let last_seq = service.log.info(game).ok().flatten().map(|i| i.last_seq);
+            Outcome::Refusal(proto::Refusal {
+                code: format!("{:?}", status.code()),
+                message: status.message().to_string(),
+                last_seq,
+            })
+        }
+    };
+    proto::PlayResponse {
+        outcome: Some(outcome),
+    }
+}
+
+impl<L: Log> Clone for Service<L> {
+    /// A second handle on the same log and cache, for stream tasks.
+    fn clone(&self) -> Service<L> {
+        Service {
+            log: self.log.clone(),
+            live: Arc::clone(&self.live),
+        }
+    }
+}
+
+/// The gRPC server for `service`, with health checking and reflection (v1 and v1alpha, so
+/// older grpcurl releases work too).
+pub async fn serve_on<L: Log>(
+    listener: TcpListener,
+    service: Service<L>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), tonic::transport::Error> {
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter
+        .set_serving::<RefereeServer<Service<L>>>()
+        .await;
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .expect("descriptor set is valid");
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()
+        .expect("descriptor set is valid");
+    let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
+    tonic::transport::Server::builder()
+        .add_service(health)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(api)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .await
+}

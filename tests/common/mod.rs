@@ -1,0 +1,64 @@
+//! Shared test helpers: an in-process server on 127.0.0.1:0 and a client for it.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use referee::log::SledLog;
+use referee::service::proto::referee_client::RefereeClient;
+use referee::service::{Service, serve_on};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+
+/// A running in-process gRPC server over a sled log in a directory.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub log: SledLog,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub async fn start(data: &Path) -> TestServer {
+        let log = SledLog::open(data).expect("open log");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let service = Service::new(log.clone());
+        let task = tokio::spawn(async move {
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            serve_on(listener, service, shutdown).await.expect("serve");
+        });
+        TestServer {
+            addr,
+            log,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    pub async fn client(&self) -> RefereeClient<Channel> {
+        RefereeClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect")
+    }
+
+    /// Stops the server and waits until it has let go of the log.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+/// The repository root, for reading fixtures and data files.
+pub fn repo_path(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}

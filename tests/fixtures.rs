@@ -1,0 +1,355 @@
+//! The replay fixtures (`replay-fixtures/**/*.jsonl`) are golden files: each holds a log and,
+//! in `#> ` comment lines, the rulings it must give, exactly. Every fixture runs through three
+//! paths that must agree: the pure fold, the gRPC service in-process (one event per append,
+//! as a board sends them), and the log reopened from disk.
+//!
+//! `REFEREE_BLESS=1 cargo test fixtures` rewrites the `#> ` lines from the pure fold; review
+//! the diff before committing it.
+
+use std::path::{Path, PathBuf};
+
+use referee::event::{GameLog, event_to_json, header_to_json, parse_log};
+use referee::log::Log;
+use referee::referee::replay;
+use referee::service::load_log;
+use referee::service::proto;
+use serde_json::{Value, json};
+
+use crate::common::{TestServer, repo_path};
+
+struct Fixture {
+    /// Path relative to the repository, also used as the game id in the store.
+    name: String,
+    path: PathBuf,
+    text: String,
+    log: GameLog,
+    /// (file line, ruling) of each `#> ` line.
+    expected: Vec<(usize, Value)>,
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+}
+
+fn fixtures() -> Vec<Fixture> {
+    let root = repo_path("replay-fixtures");
+    let mut paths = Vec::new();
+    collect(&root, &mut paths);
+    assert!(!paths.is_empty(), "no fixtures under {}", root.display());
+    paths.into_iter().map(|path| load(&root, path)).collect()
+}
+
+fn load(root: &Path, path: PathBuf) -> Fixture {
+    let name = path
+        .strip_prefix(root)
+        .expect("under root")
+        .display()
+        .to_string();
+    let text = std::fs::read_to_string(&path).expect("read fixture");
+    let log = parse_log(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        text.lines().any(|l| l.starts_with("# Source:")),
+        "{name}: a fixture must cite its rule in a `# Source:` line"
+    );
+    let expected = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.strip_prefix("#> ").map(|j| (i + 1, j)))
+        .map(|(line, j)| {
+            (
+                line,
+                serde_json::from_str(j).unwrap_or_else(|e| panic!("{name}:{line}: {e}")),
+            )
+        })
+        .collect();
+    Fixture {
+        name,
+        path,
+        text,
+        log,
+        expected,
+    }
+}
+
+/// Compares rulings with the fixture's expectations; the message points at `file:line`.
+fn check(f: &Fixture, path_name: &str, actual: &[Value]) -> Result<(), String> {
+    for (i, (line, want)) in f.expected.iter().enumerate() {
+        match actual.get(i) {
+            Some(got) if got == want => {}
+            Some(got) => {
+                return Err(format!(
+                    "replay-fixtures/{}:{line}: {path_name} gave a different ruling\n  want {want}\n  got  {got}",
+                    f.name
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "replay-fixtures/{}:{line}: {path_name} gave no such ruling",
+                    f.name
+                ));
+            }
+        }
+    }
+    if let Some(extra) = actual.get(f.expected.len()) {
+        return Err(format!(
+            "replay-fixtures/{}: {path_name} gave an unexpected ruling {extra}",
+            f.name
+        ));
+    }
+    Ok(())
+}
+
+fn pure(f: &Fixture) -> Vec<Value> {
+    let referee =
+        replay(&f.log.header, &f.log.events).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    referee
+        .rulings()
+        .iter()
+        .map(|r| r.to_value(f.log.header.variant))
+        .collect()
+}
+
+fn bless(f: &Fixture, actual: &[Value]) {
+    let mut text: String = f
+        .text
+        .lines()
+        .filter(|l| !l.starts_with("#> "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for v in actual {
+        text.push_str(&format!("#> {v}\n"));
+    }
+    std::fs::write(&f.path, text).expect("bless fixture");
+}
+
+fn report(failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{} fixture failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn fixtures_replay_to_their_rulings() {
+    let blessing = std::env::var_os("REFEREE_BLESS").is_some();
+    let mut failures = Vec::new();
+    for f in fixtures() {
+        let actual = pure(&f);
+        if blessing {
+            bless(&f, &actual);
+        } else if let Err(e) = check(&f, "the pure fold", &actual) {
+            failures.push(e);
+        }
+    }
+    report(failures);
+}
+
+fn proto_value(r: &proto::Ruling) -> Value {
+    let mut v = json!({"at": r.at, "kind": r.kind});
+    let m = v.as_object_mut().expect("object");
+    if let Some(side) = &r.side {
+        m.insert("side".into(), json!(side));
+    }
+    m.insert("effect".into(), json!(r.effect));
+    if let Some(result) = &r.result {
+        m.insert("result".into(), json!(result));
+    }
+    m.insert("rule".into(), json!(r.rule));
+    m.insert("text".into(), json!(r.text));
+    m.insert("evidence".into(), json!(r.evidence));
+    v
+}
+
+/// Creates the fixture's game and sends its events one append at a time.
+async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, String> {
+    let mut client = server.client().await;
+    let mut header = f.log.header.clone();
+    header.id = f.name.clone();
+    let header_msg = referee_header_proto(&header);
+    client
+        .create_game(proto::CreateGameRequest {
+            header: Some(header_msg),
+        })
+        .await
+        .map_err(|e| format!("{}: create: {e}", f.name))?;
+    let mut rulings = Vec::new();
+    for (seq, event) in (1u64..).zip(&f.log.events) {
+        let line = event_to_json(event, header.variant);
+        let event = proto_event(&line, header.variant);
+        let ack = client
+            .append_events(proto::AppendEventsRequest {
+                game: f.name.clone(),
+                expected_seq: seq,
+                events: vec![proto::NewEvent {
+                    event_id: format!("e{seq}"),
+                    event: Some(event),
+                }],
+            })
+            .await
+            .map_err(|e| format!("{}: append seq {seq}: {e}", f.name))?
+            .into_inner();
+        rulings.extend(ack.rulings.iter().map(proto_value));
+    }
+    let state = client
+        .get_game(proto::GetGameRequest {
+            game: f.name.clone(),
+        })
+        .await
+        .map_err(|e| format!("{}: get: {e}", f.name))?
+        .into_inner();
+    let from_state: Vec<Value> = state.rulings.iter().map(proto_value).collect();
+    if from_state != rulings {
+        return Err(format!(
+            "{}: GetGame rulings differ from the acks' rulings",
+            f.name
+        ));
+    }
+    Ok(rulings)
+}
+
+/// The proto header for a parsed header, built through the log line so both stay in step.
+fn referee_header_proto(h: &referee::event::Header) -> proto::GameHeader {
+    let line = header_to_json(h);
+    let v: Value = serde_json::from_str(&line).expect("json");
+    let rules = v.get("rules").map(|r| proto::RuleOptions {
+        move_limit: r
+            .get("move_limit")
+            .and_then(Value::as_u64)
+            .map(|n| u32::try_from(n).expect("u32")),
+        foul_limit: r
+            .get("foul_limit")
+            .and_then(Value::as_u64)
+            .map(|n| u32::try_from(n).expect("u32")),
+        illegal_move: r
+            .get("illegal_move")
+            .and_then(Value::as_str)
+            .map(String::from),
+        repetition_count: r
+            .get("repetition_count")
+            .and_then(Value::as_u64)
+            .map(|n| u32::try_from(n).expect("u32")),
+        rule_set: r.get("rule_set").and_then(Value::as_str).map(String::from),
+    });
+    let clock = h.clock.as_ref().map(|c| proto::ClockControl {
+        initial_ms: c.initial_ms,
+        periods: c
+            .periods
+            .iter()
+            .map(|p| proto::Period {
+                moves: p.moves,
+                ms: p.ms,
+            })
+            .collect(),
+        increment_ms: c.increment_ms,
+        per_move_ms: c.per_move_ms,
+        per_move_after_ms: c.per_move_after_ms,
+    });
+    proto::GameHeader {
+        variant: h.variant.name().into(),
+        id: h.id.clone(),
+        start: h.start.clone().unwrap_or_default(),
+        rules,
+        clock,
+    }
+}
+
+/// The proto event for a log line, written field by field as a board's programmer would.
+fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event {
+    use proto::event::Kind;
+    let v: Value = serde_json::from_str(line).expect("json");
+    let s = |k: &str| {
+        v.get(k)
+            .map(|x| x.as_str().map_or_else(|| x.to_string(), String::from))
+    };
+    let u = |k: &str| v.get(k).and_then(Value::as_u64);
+    let [first, second] = variant.side_names();
+    let kind = match v["type"].as_str().expect("type") {
+        "touch" => Kind::Touch(proto::Touch {
+            square: s("square").expect("square"),
+            adjust: v.get("adjust").is_some(),
+        }),
+        "move" => Kind::Move(proto::Move {
+            from: s("from").expect("from"),
+            to: s("to").expect("to"),
+            promotion: s("promotion"),
+            captures: v
+                .get("captures")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|x| x.to_string()).collect())
+                .unwrap_or_default(),
+        }),
+        "reveal" => Kind::Reveal(proto::Reveal {
+            square: s("square").expect("square"),
+            piece: s("piece").expect("piece"),
+            promotion: s("promotion"),
+        }),
+        "clock" => Kind::Clock(proto::ClockPress {
+            first_ms: u(&format!("{first}_ms")),
+            second_ms: u(&format!("{second}_ms")),
+        }),
+        "draw_offer" => Kind::DrawOffer(proto::DrawOffer {}),
+        "draw_reply" => Kind::DrawReply(proto::DrawReply {
+            accept: v["accept"].as_bool().expect("accept"),
+        }),
+        "claim" => Kind::Claim(proto::Claim {
+            claim: s("claim").expect("claim"),
+        }),
+        "resign" => Kind::Resign(proto::Resign {}),
+        "arbiter" => Kind::Arbiter(proto::ArbiterWord {
+            decision: s("decision").expect("decision"),
+            ruling: u("ruling"),
+            result: s("result"),
+            text: s("text"),
+        }),
+        other => panic!("unknown type {other}"),
+    };
+    proto::Event {
+        side: s("side").expect("side"),
+        ts_ms: u("ts_ms"),
+        kind: Some(kind),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let all = fixtures();
+    let server = TestServer::start(dir.path()).await;
+    let mut failures = Vec::new();
+    for f in &all {
+        match play_over_grpc(&server, f).await {
+            Ok(actual) => failures.extend(check(f, "the gRPC service", &actual).err()),
+            Err(e) => failures.push(e),
+        }
+    }
+    server.stop().await;
+    let log = referee::log::SledLog::open(dir.path()).expect("reopen");
+    log.verify_all().expect("chains verify");
+    for f in &all {
+        let loaded = load_log(&log, &f.name, None).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+        let events: Vec<_> = loaded.events.into_iter().map(|(_, e)| e).collect();
+        assert_eq!(events, f.log.events, "{}: stored events differ", f.name);
+        let referee = replay(&loaded.header, &events).expect("replay");
+        let actual: Vec<Value> = referee
+            .rulings()
+            .iter()
+            .map(|r| r.to_value(loaded.header.variant))
+            .collect();
+        failures.extend(check(f, "the reopened store", &actual).err());
+    }
+    assert!(log.games().expect("games").len() >= all.len());
+    report(failures);
+}

@@ -1,0 +1,84 @@
+//! Known-answer perft files (`tests/perft/*.perft`): `# Source:` comments, then `fen <FEN>`
+//! (or `variant <name>`) lines each followed by `depth N nodes` lines. One generic runner,
+//! which reports `file:line` of any count that differs. Counts above `BUDGET` nodes are left
+//! to the benchmarks so the test suite stays fast.
+
+use referee::games::{self, Variant};
+
+use crate::common::repo_path;
+
+const BUDGET: u64 = 2_000_000;
+
+struct Case {
+    line: usize,
+    fen: Option<String>,
+    depth: u32,
+    nodes: u64,
+}
+
+fn parse(file: &str, text: &str) -> Vec<Case> {
+    let mut fen: Option<String> = None;
+    let mut cases = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        if let Some(f) = raw.strip_prefix("fen ") {
+            fen = Some(f.trim().to_string());
+        } else if raw == "startpos" {
+            fen = None;
+        } else if let Some(rest) = raw.strip_prefix("depth ") {
+            let mut parts = rest.split_whitespace().map(|p| p.parse::<u64>());
+            let (Some(Ok(depth)), Some(Ok(nodes))) = (parts.next(), parts.next()) else {
+                panic!("{file}:{line}: expected `depth N nodes`");
+            };
+            let depth = u32::try_from(depth).expect("depth");
+            cases.push(Case {
+                line,
+                fen: fen.clone(),
+                depth,
+                nodes,
+            });
+        } else {
+            panic!("{file}:{line}: expected `fen ...`, `startpos` or `depth N nodes`");
+        }
+    }
+    cases
+}
+
+fn run(variant: Variant) {
+    let file = format!(
+        "tests/perft/{}.perft",
+        match variant {
+            Variant::ChessGjq => "chess",
+            Variant::Xiangqi => "xiangqi",
+            Variant::Draughts => "draughts",
+        }
+    );
+    let text = std::fs::read_to_string(repo_path(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(
+        text.lines().any(|l| l.starts_with("# Source:")),
+        "{file}: no # Source: line"
+    );
+    let cases = parse(&file, &text);
+    assert!(!cases.is_empty(), "{file}: no cases");
+    let mut failures = Vec::new();
+    for case in cases.iter().filter(|c| c.nodes <= BUDGET) {
+        match games::perft(variant, case.fen.as_deref(), case.depth) {
+            Ok(n) if n == case.nodes => {}
+            Ok(n) => failures.push(format!(
+                "{file}:{}: depth {} gave {n}, expected {}",
+                case.line, case.depth, case.nodes
+            )),
+            Err(e) => failures.push(format!("{file}:{}: {e}", case.line)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn xiangqi_perft_known_answers() {
+    run(Variant::Xiangqi);
+}

@@ -1,0 +1,396 @@
+//! The gRPC service as a board and a console use it: appends, streams, watches, replays,
+//! and bad input, which must get the right status and leave the log unchanged.
+
+use std::time::Duration;
+
+use referee::log::Log;
+use referee::service::proto::{self, event::Kind};
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+use crate::common::TestServer;
+
+fn header(id: &str) -> proto::GameHeader {
+    proto::GameHeader {
+        variant: "xiangqi".into(),
+        id: id.into(),
+        ..Default::default()
+    }
+}
+
+fn mv(side: &str, from: &str, to: &str) -> proto::Event {
+    proto::Event {
+        side: side.into(),
+        ts_ms: None,
+        kind: Some(Kind::Move(proto::Move {
+            from: from.into(),
+            to: to.into(),
+            ..Default::default()
+        })),
+    }
+}
+
+fn new(id: &str, event: proto::Event) -> proto::NewEvent {
+    proto::NewEvent {
+        event_id: id.into(),
+        event: Some(event),
+    }
+}
+
+fn append(
+    game: &str,
+    expected_seq: u64,
+    events: Vec<proto::NewEvent>,
+) -> proto::AppendEventsRequest {
+    proto::AppendEventsRequest {
+        game: game.into(),
+        expected_seq,
+        events,
+    }
+}
+
+async fn setup(dir: &std::path::Path, game: &str) -> TestServer {
+    let server = TestServer::start(dir).await;
+    let mut c = server.client().await;
+    c.create_game(proto::CreateGameRequest {
+        header: Some(header(game)),
+    })
+    .await
+    .expect("create");
+    let events = vec![
+        new("a", mv("red", "h2", "e2")),
+        new("b", mv("black", "h9", "g7")),
+    ];
+    c.append_events(append(game, 1, events))
+        .await
+        .expect("append");
+    server
+}
+
+/// (last seq, head hash) of a game, to show a refused request changed nothing.
+fn snapshot(server: &TestServer, game: &str) -> (u64, [u8; 32]) {
+    let info = server.log.info(game).expect("info").expect("game exists");
+    (info.last_seq, info.head_hash)
+}
+
+#[tokio::test]
+async fn bad_requests_get_the_right_status_and_change_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "g1").await;
+    let mut c = server.client().await;
+    let before = snapshot(&server, "g1");
+    let huge_text = "x".repeat(2 * 1024 * 1024);
+    let word = proto::Event {
+        side: "arbiter".into(),
+        ts_ms: None,
+        kind: Some(Kind::Arbiter(proto::ArbiterWord {
+            decision: "warn".into(),
+            text: Some(huge_text),
+            ..Default::default()
+        })),
+    };
+    let too_many: Vec<_> = (0..2001)
+        .map(|i| new(&format!("m{i}"), mv("red", "b0", "c2")))
+        .collect();
+    let cases: Vec<(&str, proto::AppendEventsRequest, Code, &str)> = vec![
+        (
+            "impossible square",
+            append("g1", 3, vec![new("c", mv("red", "j4", "e2"))]),
+            Code::InvalidArgument,
+            "events[0].event.move.from: square \"j4\" does not exist",
+        ),
+        (
+            "unknown side",
+            append("g1", 3, vec![new("c", mv("white", "b0", "c2"))]),
+            Code::InvalidArgument,
+            "events[0].event.side: unknown side \"white\"",
+        ),
+        (
+            "no kind",
+            append(
+                "g1",
+                3,
+                vec![new(
+                    "c",
+                    proto::Event {
+                        side: "red".into(),
+                        ts_ms: None,
+                        kind: None,
+                    },
+                )],
+            ),
+            Code::InvalidArgument,
+            "events[0].event",
+        ),
+        (
+            "empty event id",
+            append("g1", 3, vec![new("", mv("red", "b0", "c2"))]),
+            Code::InvalidArgument,
+            "events[0].event_id",
+        ),
+        (
+            "seq out of order",
+            append("g1", 5, vec![new("c", mv("red", "b0", "c2"))]),
+            Code::FailedPrecondition,
+            "expected seq 5 but game \"g1\" is at seq 2",
+        ),
+        (
+            "seq already taken",
+            append("g1", 2, vec![new("c", mv("red", "b0", "c2"))]),
+            Code::FailedPrecondition,
+            "is at seq 2",
+        ),
+        (
+            "unknown game",
+            append("nope", 1, vec![new("c", mv("red", "b0", "c2"))]),
+            Code::NotFound,
+            "unknown game",
+        ),
+        (
+            "event id reused for another event",
+            append("g1", 3, vec![new("a", mv("red", "b0", "c2"))]),
+            Code::AlreadyExists,
+            "event id \"a\"",
+        ),
+        (
+            "no events",
+            append("g1", 3, vec![]),
+            Code::InvalidArgument,
+            "no events",
+        ),
+        (
+            "too many events",
+            append("g1", 3, too_many),
+            Code::ResourceExhausted,
+            "at most 2000",
+        ),
+        (
+            "oversized message",
+            append("g1", 3, vec![new("c", word)]),
+            Code::OutOfRange,
+            "",
+        ),
+    ];
+    for (what, request, code, message) in cases {
+        let status = c.append_events(request).await.expect_err(what);
+        assert_eq!(status.code(), code, "{what}: {status:?}");
+        assert!(
+            status.message().contains(message),
+            "{what}: message {:?} lacks {message:?}",
+            status.message()
+        );
+        assert_eq!(snapshot(&server, "g1"), before, "{what} changed the log");
+    }
+    let status = c
+        .create_game(proto::CreateGameRequest {
+            header: Some(header("g1")),
+        })
+        .await
+        .expect_err("exists");
+    assert_eq!(status.code(), Code::AlreadyExists);
+    let mut bad = header("g2");
+    bad.variant = "go".into();
+    let status = c
+        .create_game(proto::CreateGameRequest { header: Some(bad) })
+        .await
+        .expect_err("variant");
+    assert_eq!(
+        (
+            status.code(),
+            status.message().starts_with("header.variant")
+        ),
+        (Code::InvalidArgument, true)
+    );
+    let mut bad = header("g3");
+    bad.start = "rnbakabnr/9/9 w".into();
+    let status = c
+        .create_game(proto::CreateGameRequest { header: Some(bad) })
+        .await
+        .expect_err("fen");
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(
+        server.log.info("g3").expect("info").is_none(),
+        "a refused header must not be stored"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_retried_append_is_acknowledged_again_not_duplicated() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "g").await;
+    let mut c = server.client().await;
+    let request = || append("g", 3, vec![new("c", mv("red", "b0", "d1"))]);
+    let first = c
+        .append_events(request())
+        .await
+        .expect("first")
+        .into_inner();
+    let again = c
+        .append_events(request())
+        .await
+        .expect("retry")
+        .into_inner();
+    assert_eq!((first.seqs.clone(), first.duplicate), (vec![3], false));
+    assert_eq!((again.seqs, again.duplicate), (vec![3], true));
+    assert_eq!(
+        again.rulings, first.rulings,
+        "the retry's ack repeats the rulings"
+    );
+    assert_eq!(first.rulings.len(), 1, "b0-d1 is blocked at c0");
+    assert_eq!(snapshot(&server, "g").0, 3);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let mut c = server.client().await;
+    c.create_game(proto::CreateGameRequest {
+        header: Some(header("s")),
+    })
+    .await
+    .expect("create");
+    let messages = vec![
+        proto::PlayRequest {
+            game: "s".into(),
+            expected_seq: 1,
+            events: vec![new("1", mv("red", "h2", "e2"))],
+        },
+        proto::PlayRequest {
+            game: String::new(),
+            expected_seq: 9,
+            events: vec![new("2", mv("black", "h9", "g7"))],
+        },
+        proto::PlayRequest {
+            game: String::new(),
+            expected_seq: 2,
+            events: vec![new("2", mv("black", "h9", "g7"))],
+        },
+    ];
+    let mut replies = c
+        .play(tokio_stream::iter(messages))
+        .await
+        .expect("play")
+        .into_inner();
+    let mut outcomes = Vec::new();
+    while let Some(reply) = replies.next().await {
+        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
+    }
+    use proto::play_response::Outcome;
+    assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
+    assert!(
+        matches!(&outcomes[1], Outcome::Refusal(r) if r.code == "FailedPrecondition" && r.last_seq == Some(1)),
+        "{:?}",
+        outcomes[1]
+    );
+    assert!(matches!(&outcomes[2], Outcome::Ack(a) if a.seqs == vec![2]));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn watchers_catch_up_then_follow_live() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "w").await;
+    let mut c = server.client().await;
+    let watch = |from_seq| proto::WatchGameRequest {
+        game: "w".into(),
+        from_seq,
+    };
+    let mut from_start = c.watch_game(watch(0)).await.expect("watch").into_inner();
+    let mut from_two = server
+        .client()
+        .await
+        .watch_game(watch(2))
+        .await
+        .expect("watch")
+        .into_inner();
+    c.append_events(append("w", 3, vec![new("c", mv("red", "b0", "d1"))]))
+        .await
+        .expect("append");
+    use proto::watch_game_response::Item;
+    let mut next = async |s: &mut tonic::Streaming<proto::WatchGameResponse>| {
+        tokio::time::timeout(Duration::from_secs(5), s.next())
+            .await
+            .expect("in time")
+            .expect("item")
+            .expect("ok")
+            .item
+            .expect("item")
+    };
+    assert!(matches!(next(&mut from_start).await, Item::Header(h) if h.id == "w"));
+    for seq in 1..=3 {
+        assert!(matches!(next(&mut from_start).await, Item::Event(e) if e.seq == seq));
+    }
+    assert!(
+        matches!(next(&mut from_start).await, Item::Ruling(r) if r.at == 3 && r.kind == "illegal_move")
+    );
+    assert!(matches!(next(&mut from_two).await, Item::Event(e) if e.seq == 2));
+    assert!(matches!(next(&mut from_two).await, Item::Event(e) if e.seq == 3));
+    assert!(matches!(next(&mut from_two).await, Item::Ruling(r) if r.at == 3));
+    let unknown = c
+        .watch_game(proto::WatchGameRequest {
+            game: "none".into(),
+            from_seq: 0,
+        })
+        .await;
+    assert_eq!(unknown.expect_err("unknown").code(), Code::NotFound);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn replay_to_any_seq_and_list_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "r").await;
+    let mut c = server.client().await;
+    c.append_events(append("r", 3, vec![new("c", mv("red", "b0", "d1"))]))
+        .await
+        .expect("append");
+    let at = |up_to_seq| proto::ReplayGameRequest {
+        game: "r".into(),
+        up_to_seq,
+    };
+    let start = c.replay_game(at(0)).await.expect("replay").into_inner();
+    assert_eq!(
+        start.fen,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+    let two = c.replay_game(at(2)).await.expect("replay").into_inner();
+    assert_eq!(
+        (two.seq, two.side_to_move.as_str(), two.rulings.len()),
+        (2, "red", 0)
+    );
+    let three = c.replay_game(at(3)).await.expect("replay").into_inner();
+    assert_eq!(
+        (three.result.as_deref(), three.rulings.len()),
+        (Some("0-1"), 1)
+    );
+    let now = c
+        .get_game(proto::GetGameRequest { game: "r".into() })
+        .await
+        .expect("get")
+        .into_inner();
+    assert_eq!(
+        (now.head_hash.clone(), now.rulings.clone()),
+        (three.head_hash.clone(), three.rulings.clone())
+    );
+    let status = c.replay_game(at(4)).await.expect_err("beyond the log");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    let games = c
+        .list_games(proto::ListGamesRequest {})
+        .await
+        .expect("list")
+        .into_inner()
+        .games;
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        (
+            games[0].game.as_str(),
+            games[0].last_seq,
+            games[0].result.as_deref()
+        ),
+        ("r", 3, Some("0-1"))
+    );
+    server.stop().await;
+}

@@ -1,0 +1,7 @@
+//! The integration tests, one binary (faster to link on a small machine), one module per area.
+
+mod common;
+mod crash;
+mod fixtures;
+mod perft;
+mod service;
