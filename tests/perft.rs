@@ -82,3 +82,13 @@ fn run(variant: Variant) {
 fn xiangqi_perft_known_answers() {
     run(Variant::Xiangqi);
 }
+
+#[test]
+fn chess_perft_known_answers() {
+    run(Variant::ChessGjq);
+}
+
+#[test]
+fn draughts_perft_known_answers() {
+    run(Variant::Draughts);
+}

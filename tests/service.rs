@@ -310,7 +310,7 @@ async fn watchers_catch_up_then_follow_live() {
         .await
         .expect("append");
     use proto::watch_game_response::Item;
-    let mut next = async |s: &mut tonic::Streaming<proto::WatchGameResponse>| {
+    let next = async |s: &mut tonic::Streaming<proto::WatchGameResponse>| {
         tokio::time::timeout(Duration::from_secs(5), s.next())
             .await
             .expect("in time")

@@ -192,7 +192,7 @@ fn kind_of(value: &Value) -> &'static str {
 fn show(value: &Value) -> String {
     let text = value.to_string();
     if text.len() > 40 {
-        format!("{}", kind_of(value))
+        kind_of(value).to_string()
     } else {
         text
     }

@@ -49,17 +49,33 @@ impl fmt::Display for Variant {
 }
 
 /// Leaf count of the legal-move tree from `fen` (default: the start), to `depth` plies.
+///
+/// Chess Gjq counts a hidden piece that moves as revealing its start square's piece, so from
+/// positions without hidden pieces it equals ordinary chess perft; draughts counts captures
+/// that differ only in route once.
 pub fn perft(variant: Variant, fen: Option<&str>, depth: u32) -> Result<u64, String> {
-    match variant {
+    let bad = |e: &dyn fmt::Display| format!("bad {variant} FEN: {e}");
+    Ok(match variant {
         Variant::Xiangqi => {
-            let pos = match fen {
-                Some(f) => xiangqi::Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
-                None => xiangqi::Position::startpos(),
-            };
-            Ok(xiangqi::perft(&pos, depth))
+            let pos = fen.map_or_else(
+                || Ok(xiangqi::Position::startpos()),
+                xiangqi::Position::from_fen,
+            );
+            xiangqi::perft(&pos.map_err(|e| bad(&e))?, depth)
         }
-        other => Err(format!(
-            "perft for {other} is not available in this build yet"
-        )),
-    }
+        Variant::ChessGjq => {
+            let pos = fen.map_or_else(
+                || Ok(chess_gjq::Position::startpos()),
+                chess_gjq::Position::from_fen,
+            );
+            chess_gjq::perft(&pos.map_err(|e| bad(&e))?, depth)
+        }
+        Variant::Draughts => {
+            let pos = fen.map_or_else(
+                || Ok(draughts::Position::startpos()),
+                draughts::Position::from_fen,
+            );
+            draughts::perft(&pos.map_err(|e| bad(&e))?, depth)
+        }
+    })
 }

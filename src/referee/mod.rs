@@ -4,6 +4,8 @@
 //! rulings by construction: replay *is* that fold. The service caches a `Referee` per live
 //! game; it never stores a ruling as truth.
 
+mod chess_gjq;
+mod draughts;
 mod offers;
 mod ruling;
 mod xiangqi;
@@ -15,6 +17,8 @@ use thiserror::Error;
 use crate::event::{Decision, Event, EventKind, GameResult, Header, Side};
 use crate::games::Variant;
 
+use self::chess_gjq::ChessGjqTable;
+use self::draughts::DraughtsTable;
 use self::offers::DrawOffers;
 use self::xiangqi::XiangqiTable;
 
@@ -28,15 +32,14 @@ pub enum SetupError {
         fen: String,
         reason: String,
     },
-    /// The variant's rules are not implemented in this build.
-    #[error("{0} games cannot be refereed by this build yet")]
-    Unsupported(Variant),
 }
 
 /// The game-specific part of the referee, one per variant (an enum, not a `Box<dyn>`).
 #[derive(Clone, Debug)]
 enum Table {
+    ChessGjq(ChessGjqTable),
     Xiangqi(XiangqiTable),
+    Draughts(DraughtsTable),
 }
 
 /// How the game ended: the result and the seq of the ruling that gave it.
@@ -70,8 +73,9 @@ impl Referee {
     /// A referee at the start of the game the header describes.
     pub fn new(header: &Header) -> Result<Referee, SetupError> {
         let table = match header.variant {
+            Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
             Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
-            other => return Err(SetupError::Unsupported(other)),
+            Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
         };
         Ok(Referee {
             header: header.clone(),
@@ -135,7 +139,9 @@ impl Referee {
                     self.offers.moved(event.side);
                 }
                 match &mut self.table {
+                    Table::ChessGjq(t) => t.apply(seq, event),
                     Table::Xiangqi(t) => t.apply(seq, event),
+                    Table::Draughts(t) => t.apply(seq, event),
                 }
             }
         }
@@ -163,14 +169,18 @@ impl Referee {
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         match &self.table {
+            Table::ChessGjq(t) => t.fen(),
             Table::Xiangqi(t) => t.fen(),
+            Table::Draughts(t) => t.fen(),
         }
     }
 
     /// The player whose move it is.
     pub fn side_to_move(&self) -> Side {
         match &self.table {
+            Table::ChessGjq(t) => t.side_to_move(),
             Table::Xiangqi(t) => t.side_to_move(),
+            Table::Draughts(t) => t.side_to_move(),
         }
     }
 }

@@ -39,6 +39,9 @@ pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 pub struct Service<L: Log> {
     log: L,
     live: Arc<LiveGames<L>>,
+    /// Set when the server shuts down, so that endless streams (watchers, boards) end and
+    /// graceful shutdown does not wait for them forever.
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl<L: Log> Service<L> {
@@ -46,6 +49,7 @@ impl<L: Log> Service<L> {
         Service {
             live: Arc::new(LiveGames::new(log.clone())),
             log,
+            closing: Arc::new(tokio::sync::watch::channel(false).0),
         }
     }
 
@@ -178,9 +182,17 @@ impl<L: Log> Service<L> {
         let records = self.log.watch(game, 0)??;
         let (tx, rx) = mpsc::channel(256);
         let game = game.to_string();
+        let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
-            if let Err(e) = feed_watcher(records, &game, from_seq, &tx).await {
-                let _ = tx.send(Err(Status::from(e))).await;
+            tokio::select! {
+                fed = feed_watcher(records, &game, from_seq, &tx) => {
+                    if let Err(e) = fed {
+                        let _ = tx.send(Err(Status::from(e))).await;
+                    }
+                }
+                _ = closed(&mut closing) => {
+                    let _ = tx.send(Err(Status::unavailable("the server is shutting down"))).await;
+                }
             }
         });
         Ok(Box::pin(ReceiverStream::new(rx)))
@@ -344,9 +356,15 @@ impl<L: Log> RefereeApi for Service<L> {
         let mut incoming = request.into_inner();
         let this = self.clone();
         let (tx, rx) = mpsc::channel(64);
+        let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
             let mut game = String::new();
-            while let Some(message) = incoming.next().await {
+            loop {
+                let message = tokio::select! {
+                    m = incoming.next() => m,
+                    _ = closed(&mut closing) => None,
+                };
+                let Some(message) = message else { break };
                 let Ok(message) = message else { break };
                 if !message.game.is_empty() {
                     game = message.game.clone();
@@ -431,6 +449,7 @@ impl<L: Log> Clone for Service<L> {
         Service {
             log: self.log.clone(),
             live: Arc::clone(&self.live),
+            closing: Arc::clone(&self.closing),
         }
     }
 }
@@ -456,6 +475,11 @@ pub async fn serve_on<L: Log>(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()
         .expect("descriptor set is valid");
+    let closing = Arc::clone(&service.closing);
+    let shutdown = async move {
+        shutdown.await;
+        closing.send_replace(true);
+    };
     let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
     tonic::transport::Server::builder()
         .add_service(health)
@@ -464,4 +488,9 @@ pub async fn serve_on<L: Log>(
         .add_service(api)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await
+}
+
+/// Completes once the server is shutting down.
+async fn closed(closing: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = closing.wait_for(|c| *c).await;
 }

@@ -53,7 +53,9 @@ impl TestServer {
             let _ = stop.send(());
         }
         if let Some(task) = self.task.take() {
-            let _ = task.await;
+            // Clients still connected could hold graceful shutdown open: bound the wait.
+            let stopped = tokio::time::timeout(std::time::Duration::from_secs(10), task).await;
+            assert!(stopped.is_ok(), "the server did not shut down within 10 s");
         }
     }
 }
