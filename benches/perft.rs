@@ -10,14 +10,23 @@ fn measure(variant: Variant, fen: Option<&str>, depth: u32) {
     let secs = start.elapsed().as_secs_f64();
     let rate = nodes as f64 / secs / 1e6;
     let at = fen.unwrap_or("start");
-    println!("{variant:<9} depth {depth} from {at}: {nodes} nodes in {secs:.2} s = {rate:.1} M nodes/s");
+    println!(
+        "{variant:<9} depth {depth} from {at}: {nodes} nodes in {secs:.2} s = {rate:.1} M nodes/s"
+    );
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let [variant, depth, rest @ ..] = args.as_slice() {
         let variant = Variant::parse(variant).expect("variant: chess_gjq, xiangqi or draughts");
-        measure(variant, rest.first().map(String::as_str), depth.parse().expect("depth"));
+        measure(
+            variant,
+            rest.first().map(String::as_str),
+            depth.parse().expect("depth"),
+        );
         return;
     }
     measure(Variant::Xiangqi, None, 5);

@@ -9,11 +9,17 @@ use referee::games::Variant;
 use referee::referee::replay;
 
 fn games() -> Vec<Vec<Event>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/xiangqi/ccpd/manifest.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/xiangqi/ccpd/manifest.json"
+    );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let manifest: serde_json::Value = serde_json::from_str(&text).expect("manifest json");
     let games = manifest.as_array().expect("a list of games");
-    games.iter().map(|g| events(g["moves_iccs"].as_str().expect("moves_iccs"))).collect()
+    games
+        .iter()
+        .map(|g| events(g["moves_iccs"].as_str().expect("moves_iccs")))
+        .collect()
 }
 
 fn events(moves: &str) -> Vec<Event> {
@@ -24,7 +30,12 @@ fn events(moves: &str) -> Vec<Event> {
         .map(|(m, side)| Event {
             side,
             ts_ms: None,
-            kind: EventKind::Move { from: sq(&m[0..2]), to: sq(&m[2..4]), promotion: None, captures: None },
+            kind: EventKind::Move {
+                from: sq(&m[0..2]),
+                to: sq(&m[2..4]),
+                promotion: None,
+                captures: None,
+            },
         })
         .collect()
 }

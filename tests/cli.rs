@@ -1,0 +1,75 @@
+//! The command-line contract: `referee replay FILE [--json]` and `referee perft`.
+
+use std::process::Command;
+
+use crate::common::repo_path;
+
+fn referee(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("run referee")
+}
+
+#[test]
+fn replay_json_prints_one_ruling_per_line() {
+    let fixture = repo_path("replay-fixtures/xiangqi/blocked-horse-leg.jsonl");
+    let out = referee(&["replay", fixture.to_str().expect("utf-8 path"), "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["at"], 6);
+    assert_eq!(lines[0]["kind"], "illegal_move");
+    assert_eq!(lines[0]["side"], "red");
+    assert_eq!(lines[0]["result"], "0-1");
+}
+
+#[test]
+fn replay_without_json_is_for_people() {
+    let fixture = repo_path("replay-fixtures/xiangqi/blocked-horse-leg.jsonl");
+    let out = referee(&["replay", fixture.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        stdout.contains("blocked at c0") && stdout.contains("result 0-1"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_malformed_log_names_its_line_and_exits_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.jsonl");
+    let text = "# a comment\n{\"type\":\"game\",\"variant\":\"xiangqi\",\"id\":\"x\"}\n{\"type\":\"move\",\"side\":\"red\",\"from\":\"z9\",\"to\":\"e2\"}\n";
+    std::fs::write(&path, text).expect("write");
+    let out = referee(&["replay", path.to_str().expect("utf-8 path"), "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        stderr.contains("line 3: \"from\": square \"z9\" does not exist"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn perft_prints_the_leaf_count() {
+    let out = referee(&["perft", "--variant", "xiangqi", "--depth", "3"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("utf-8").trim(),
+        "79666"
+    );
+    let out = referee(&[
+        "perft",
+        "--variant",
+        "xiangqi",
+        "--fen",
+        "not a fen",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
