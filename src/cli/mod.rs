@@ -1,5 +1,7 @@
-//! The command line: `serve`, `replay`, `perft`.
+//! The command line: `serve`, `replay`, `import`, `audit`, `perft`.
 
+mod audit;
+mod import;
 mod perft;
 mod replay;
 mod serve;
@@ -36,6 +38,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Append a log in the interchange format to the store as a new game; prints its id last.
+    Import {
+        /// A log in the interchange format (JSON Lines).
+        file: PathBuf,
+        /// Directory of the embedded log (not while a server uses it).
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// Signed audit bundles of games.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// Count the leaves of the legal-move tree.
     Perft {
         /// chess_gjq, xiangqi or draughts.
@@ -50,12 +65,44 @@ enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Write a game's signed bundle: header, events with seq/receive time/writer/chain hash,
+    /// rulings, result, Ed25519 signature.
+    Export {
+        game: String,
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a bundle's signature and chain and re-derive its rulings; exit 0 only if all hold.
+    Verify {
+        file: PathBuf,
+        /// The public key (hex) the bundle must be signed with.
+        #[arg(long)]
+        key: Option<String>,
+    },
+    /// Print the server's public key (hex), creating the key pair on first use.
+    Key {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+}
+
 /// Runs the command line; exit code 2 for bad input, 1 for failures.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve { addr, data } => serve::run(addr, &data),
         Command::Replay { file, json } => replay::run(&file, json),
+        Command::Import { file, data } => import::run(&file, &data),
+        Command::Audit { command } => match command {
+            AuditCommand::Export { game, data, out } => audit::export(&game, &data, out.as_deref()),
+            AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),
+            AuditCommand::Key { data } => audit::key(&data),
+        },
         Command::Perft {
             variant,
             fen,

@@ -151,3 +151,21 @@ pub(super) fn check_link(prev: &[u8; HASH_LEN], record: &Record) -> Result<(), S
         n => format!("chain broken: prev hash does not match record {}", n - 1),
     })
 }
+
+impl Record {
+    /// Recomputes this record's hash from its fields, as the store seals it: what an auditor
+    /// compares with `hash` to prove the record was not altered.
+    pub fn computed_hash(&self) -> Result<[u8; HASH_LEN], String> {
+        let unsealed = Unsealed {
+            game: &self.game,
+            seq: self.seq,
+            event_id: &self.event_id,
+            received_ms: self.received_ms,
+            writer: &self.writer,
+            body: &self.body,
+            prev_hash: self.prev_hash,
+        };
+        let (_, sealed) = unsealed.seal()?;
+        Ok(sealed.hash)
+    }
+}

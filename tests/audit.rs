@@ -1,0 +1,174 @@
+//! Federation audit through the command line: import a log, export its signed bundle, verify
+//! it — and see each kind of tampering reported.
+
+use std::path::Path;
+use std::process::Command;
+
+use ed25519_dalek::Signer;
+use referee::audit;
+
+use crate::common::repo_path;
+
+fn referee(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("run referee")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Imports a fixture into `data` and exports its bundle.
+fn bundle_of(fixture: &str, data: &Path) -> String {
+    let path = repo_path(&format!("replay-fixtures/{fixture}"));
+    let d = data.to_str().expect("utf-8");
+    let out = referee(&["import", path.to_str().expect("utf-8"), "--data", d]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let game = text(&out.stdout)
+        .lines()
+        .last()
+        .expect("id printed last")
+        .to_string();
+    let out = referee(&["audit", "export", &game, "--data", d]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Re-signs an edited bundle with the store's key, as a dishonest or broken server could:
+/// the signature then holds, so only the chain and the replay can catch the edit.
+fn resign(bundle: &str, data: &Path) -> String {
+    let key = audit::load_or_create_key(data).expect("key");
+    let mut body: String = bundle
+        .lines()
+        .filter(|l| !l.contains("\"type\":\"signature\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let sig = key.sign(body.as_bytes());
+    body.push_str(&format!(
+        "{{\"type\":\"signature\",\"alg\":\"ed25519\",\"key\":\"{}\",\"signature\":\"{}\"}}\n",
+        audit::public_key_hex(&key),
+        hex::encode(sig.to_bytes())
+    ));
+    body
+}
+
+fn report(bundle: &str, key: Option<&str>) -> audit::Report {
+    audit::verify(bundle, key).expect("readable bundle")
+}
+
+#[test]
+fn an_exported_bundle_verifies_with_the_servers_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    let file = dir.path().join("bundle.jsonl");
+    std::fs::write(&file, &bundle).expect("write");
+    let key = text(
+        &referee(&[
+            "audit",
+            "key",
+            "--data",
+            dir.path().to_str().expect("utf-8"),
+        ])
+        .stdout,
+    )
+    .trim()
+    .to_string();
+    let out = referee(&[
+        "audit",
+        "verify",
+        file.to_str().expect("utf-8"),
+        "--key",
+        &key,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("the bundle holds"));
+    let other = "00".repeat(32);
+    let out = referee(&[
+        "audit",
+        "verify",
+        file.to_str().expect("utf-8"),
+        "--key",
+        &other,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a bundle signed by another key must not pass"
+    );
+}
+
+#[test]
+fn any_edit_after_signing_breaks_the_signature() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    let edited = bundle.replacen("\"to\":\"d1\"", "\"to\":\"c2\"", 1);
+    assert_ne!(edited, bundle);
+    let r = report(&edited, None);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("signature does not match")),
+        "{:?}",
+        r.problems
+    );
+    let cut: String = bundle.lines().take(3).map(|l| format!("{l}\n")).collect();
+    assert!(!report(&cut, None).ok(), "a bundle cut short must not pass");
+}
+
+#[test]
+fn a_re_signed_edit_is_caught_by_the_chain() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    let edited = resign(
+        &bundle.replacen("\"from\":\"h9\"", "\"from\":\"b9\"", 1),
+        dir.path(),
+    );
+    let r = report(&edited, None);
+    assert!(
+        r.problems.iter().any(|p| p.contains("was altered")),
+        "{:?}",
+        r.problems
+    );
+    let without_event: String = bundle
+        .lines()
+        .filter(|l| !l.contains("\"seq\":3,"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let r = report(&resign(&without_event, dir.path()), None);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("missing or reordered")),
+        "{:?}",
+        r.problems
+    );
+}
+
+#[test]
+fn a_recorded_ruling_this_build_does_not_derive_is_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    let edited = resign(
+        &bundle.replacen("\"result\":\"0-1\"", "\"result\":\"1-0\"", 2),
+        dir.path(),
+    );
+    let r = report(&edited, None);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("but this build derives")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        r.problems.iter().any(|p| p.contains("records result 1-0")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        report(&resign(&bundle, dir.path()), None).ok(),
+        "re-signing alone changes nothing"
+    );
+}
