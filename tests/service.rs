@@ -394,3 +394,64 @@ async fn replay_to_any_seq_and_list_games() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_corrupted_record_is_reported_as_data_loss_never_served() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "c").await;
+    server.stop().await;
+    {
+        // Flip one byte in the value of seq 1 of the only game, behind the log's back.
+        let db = sled::open(dir.path()).expect("raw sled");
+        let (key, value) = db
+            .iter()
+            .filter_map(Result::ok)
+            .filter(|(k, _)| k.first() == Some(&b'e'))
+            .find(|(k, _)| k.ends_with(&1u64.to_be_bytes()))
+            .expect("record of seq 1");
+        let mut bad = value.to_vec();
+        let middle = bad.len() / 2;
+        bad[middle] ^= 0x01;
+        db.insert(key, bad).expect("write");
+        db.flush().expect("flush");
+    }
+    let server = TestServer::start(dir.path()).await;
+    let mut c = server.client().await;
+    let status = c
+        .get_game(proto::GetGameRequest { game: "c".into() })
+        .await
+        .expect_err("corrupt");
+    assert_eq!(status.code(), Code::DataLoss, "{status:?}");
+    assert!(status.message().contains("seq 1"), "{}", status.message());
+    let status = c
+        .replay_game(proto::ReplayGameRequest {
+            game: "c".into(),
+            up_to_seq: 2,
+        })
+        .await
+        .expect_err("corrupt");
+    assert_eq!(status.code(), Code::DataLoss);
+    let mut watch = c
+        .watch_game(proto::WatchGameRequest {
+            game: "c".into(),
+            from_seq: 0,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut served_seq_1 = false;
+    while let Some(item) = watch.next().await {
+        match item {
+            Ok(proto::WatchGameResponse {
+                item: Some(proto::watch_game_response::Item::Event(e)),
+            }) => served_seq_1 |= e.seq == 1,
+            Ok(_) => {}
+            Err(status) => {
+                assert_eq!(status.code(), Code::DataLoss);
+                break;
+            }
+        }
+    }
+    assert!(!served_seq_1, "a corrupted record must never be served");
+    server.stop().await;
+}

@@ -6,4 +6,5 @@ mod common;
 mod crash;
 mod fixtures;
 mod perft;
+mod properties;
 mod service;
