@@ -19,6 +19,7 @@
 //! assert!(ruling.text.contains("blocked at c0"));
 //! ```
 
+pub mod access;
 pub mod audit;
 pub mod cli;
 pub mod event;

@@ -1,5 +1,6 @@
 //! The integration tests, one binary (faster to link on a small machine), one module per area.
 
+mod access;
 mod audit;
 mod cli;
 mod common;

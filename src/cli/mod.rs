@@ -5,6 +5,7 @@ mod import;
 mod perft;
 mod replay;
 mod serve;
+mod token;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,6 +52,11 @@ enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
+    /// Bearer tokens (access control is on once one is issued).
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
     /// Count the leaves of the legal-move tree.
     Perft {
         /// chess_gjq, xiangqi or draughts.
@@ -91,6 +97,35 @@ enum AuditCommand {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Issue a token and print its secret (shown once, stored hashed).
+    Issue {
+        /// Public name of the token, recorded as the writer of its events.
+        #[arg(long)]
+        id: String,
+        /// board, arbiter or auditor.
+        #[arg(long)]
+        role: String,
+        /// Board: the game it writes to.
+        #[arg(long)]
+        game: Option<String>,
+        /// Board: white, red, black or both.
+        #[arg(long)]
+        side: Option<String>,
+        /// Arbiter: the game-id prefix of its tournament.
+        #[arg(long)]
+        tournament: Option<String>,
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// List issued tokens (ids and scopes, never secrets).
+    List {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+}
+
 /// Runs the command line; exit code 2 for bad input, 1 for failures.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -98,6 +133,26 @@ pub fn run() -> ExitCode {
         Command::Serve { addr, data } => serve::run(addr, &data),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import { file, data } => import::run(&file, &data),
+        Command::Token { command } => match command {
+            TokenCommand::Issue {
+                id,
+                role,
+                game,
+                side,
+                tournament,
+                data,
+            } => token::issue(
+                &data,
+                &token::Request {
+                    id: &id,
+                    role: &role,
+                    game: game.as_deref(),
+                    side: side.as_deref(),
+                    tournament: tournament.as_deref(),
+                },
+            ),
+            TokenCommand::List { data } => token::list(&data),
+        },
         Command::Audit { command } => match command {
             AuditCommand::Export { game, data, out } => audit::export(&game, &data, out.as_deref()),
             AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),

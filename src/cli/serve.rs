@@ -4,12 +4,14 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::access::TokenStore;
 use crate::log::SledLog;
 use crate::service::{self, Service};
 
 /// Binds first and says where, so scripts and tests started with port 0 can connect.
 async fn serve(
     addr: SocketAddr,
+    data: &Path,
     log: SledLog,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -17,7 +19,13 @@ async fn serve(
     let bound = listener.local_addr()?;
     println!("referee listening on {bound}");
     tracing::info!(addr = %bound, "referee listening");
-    service::serve_on(listener, Service::new(log), shutdown).await?;
+    let tokens = TokenStore::new(data);
+    if !tokens.enforced()? {
+        tracing::warn!(
+            "no token issued: access control is off (issue one with `referee token issue`)"
+        );
+    }
+    service::serve_on(listener, Service::with_tokens(log, tokens), shutdown).await?;
     Ok(())
 }
 
@@ -49,7 +57,7 @@ pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
         stop_signal().await;
         tracing::info!("shutting down");
     };
-    match runtime.block_on(serve(addr, log, shutdown)) {
+    match runtime.block_on(serve(addr, data, log, shutdown)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("referee: {e}");

@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::access::Denied;
 use crate::log::{self, Rejection};
 use crate::referee::SetupError;
 
@@ -23,6 +24,12 @@ pub enum Error {
     /// The log failed (storage error or detected corruption).
     #[error("{0}")]
     Log(#[from] log::Error),
+    /// Access control refused the call.
+    #[error("{0}")]
+    Denied(#[from] Denied),
+    /// A dependency of the service (e.g. the token store) cannot be read right now.
+    #[error("{0}")]
+    Unavailable(String),
     /// A stored record could not be read back as an event: the store holds something this
     /// build cannot interpret.
     #[error("game \"{game}\" seq {seq}: stored record unreadable: {message}")]
@@ -62,6 +69,9 @@ impl From<Error> for tonic::Status {
             Error::Log(log::Error::Closed) => tonic::Status::unavailable(message),
             Error::Log(log::Error::Storage(_)) => tonic::Status::internal(message),
             Error::Unreadable { .. } => tonic::Status::data_loss(message),
+            Error::Denied(Denied::Unauthenticated(_)) => tonic::Status::unauthenticated(message),
+            Error::Denied(Denied::PermissionDenied(_)) => tonic::Status::permission_denied(message),
+            Error::Unavailable(_) => tonic::Status::unavailable(message),
         }
     }
 }

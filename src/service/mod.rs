@@ -3,6 +3,7 @@
 //! Only this module knows tonic. Every write goes to the log first and is acknowledged only
 //! once durable; rulings are then derived by the cached referee, never stored.
 
+mod caller;
 mod convert;
 mod error;
 mod live;
@@ -24,11 +25,13 @@ use crate::event::{Event, event_to_json, header_to_json};
 use crate::log::{Log, NewEvent, Record};
 use crate::referee::{Referee, Ruling};
 
+use self::caller::Caller;
 use self::convert::{
     event_from_proto, event_to_proto, header_from_proto, header_to_proto, ruling_to_proto,
 };
 use self::live::{LiveGames, unreadable};
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
+use crate::access::TokenStore;
 
 /// Most events one append may carry; a board sends a handful, an import a game.
 pub const MAX_EVENTS_PER_APPEND: usize = 2000;
@@ -42,6 +45,8 @@ pub struct Service<L: Log> {
     /// Set when the server shuts down, so that endless streams (watchers, boards) end and
     /// graceful shutdown does not wait for them forever.
     closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Issued tokens; None = access control off (tests, benchmarks).
+    tokens: Option<Arc<TokenStore>>,
 }
 
 impl<L: Log> Service<L> {
@@ -50,18 +55,32 @@ impl<L: Log> Service<L> {
             live: Arc::new(LiveGames::new(log.clone())),
             log,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
+            tokens: None,
         }
+    }
+
+    /// The service with access control by `tokens`, on once any token has been issued.
+    pub fn with_tokens(log: L, tokens: TokenStore) -> Service<L> {
+        Service {
+            tokens: Some(Arc::new(tokens)),
+            ..Service::new(log)
+        }
+    }
+
+    fn caller<T>(&self, request: &Request<T>) -> Result<Caller, Error> {
+        Caller::of(request, self.tokens.as_deref())
     }
 
     async fn create(
         &self,
         header: proto::GameHeader,
-        writer: &str,
+        caller: &Caller,
     ) -> Result<proto::CreateGameResponse, Error> {
         let header = header_from_proto(header)?;
+        caller.may_create(&header.id)?;
         Referee::new(&header)?; // a header the referee cannot start from is refused, not stored
         let line = header_to_json(&header);
-        let record = self.log.create(&header.id, line, writer).await??;
+        let record = self.log.create(&header.id, line, &caller.writer).await??;
         Ok(proto::CreateGameResponse {
             game: record.game,
             header_line: record.body,
@@ -74,7 +93,7 @@ impl<L: Log> Service<L> {
         game: &str,
         expected_seq: u64,
         events: Vec<proto::NewEvent>,
-        writer: &str,
+        caller: &Caller,
     ) -> Result<proto::AppendEventsResponse, Error> {
         if events.len() > MAX_EVENTS_PER_APPEND {
             return Err(Error::TooLarge(format!(
@@ -86,12 +105,15 @@ impl<L: Log> Service<L> {
         let live = guard.as_mut().expect("loaded by lock");
         let variant = live.referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
+        for (_, event) in &parsed {
+            caller.may_append(game, event.side)?;
+        }
         let new: Vec<NewEvent> = parsed
             .iter()
             .map(|(id, e)| NewEvent {
                 event_id: id.clone(),
                 body: event_to_json(e, variant),
-                writer: writer.to_string(),
+                writer: caller.writer.clone(),
             })
             .collect();
         let appended = match self.log.append(game, expected_seq, new).await {
@@ -161,9 +183,14 @@ impl<L: Log> Service<L> {
         Ok(state_of(&referee, head))
     }
 
-    async fn list(&self) -> Result<proto::ListGamesResponse, Error> {
+    async fn list(&self, caller: &Caller) -> Result<proto::ListGamesResponse, Error> {
         let mut games = Vec::new();
-        for info in self.log.games()? {
+        for info in self
+            .log
+            .games()?
+            .into_iter()
+            .filter(|i| caller.lists(&i.game))
+        {
             let guard = self.live.lock(&info.game).await?;
             let live = guard.as_ref().expect("loaded by lock");
             games.push(proto::GameSummary {
@@ -313,35 +340,28 @@ fn state_of(referee: &Referee, head_hash: [u8; 32]) -> proto::GameState {
     }
 }
 
-/// Who wrote a request, recorded with each event (issue 7 replaces this with token ids).
-fn writer_of<T>(request: &Request<T>) -> String {
-    request
-        .remote_addr()
-        .map_or_else(|| "local".to_string(), |a| format!("peer {a}"))
-}
-
 #[tonic::async_trait]
 impl<L: Log> RefereeApi for Service<L> {
     async fn create_game(
         &self,
         request: Request<proto::CreateGameRequest>,
     ) -> Result<Response<proto::CreateGameResponse>, Status> {
-        let writer = writer_of(&request);
+        let caller = self.caller(&request)?;
         let header = request
             .into_inner()
             .header
             .ok_or_else(|| Error::invalid("header", "is missing"))?;
-        Ok(Response::new(self.create(header, &writer).await?))
+        Ok(Response::new(self.create(header, &caller).await?))
     }
 
     async fn append_events(
         &self,
         request: Request<proto::AppendEventsRequest>,
     ) -> Result<Response<proto::AppendEventsResponse>, Status> {
-        let writer = writer_of(&request);
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
         Ok(Response::new(
-            self.append(&r.game, r.expected_seq, r.events, &writer)
+            self.append(&r.game, r.expected_seq, r.events, &caller)
                 .await?,
         ))
     }
@@ -352,7 +372,7 @@ impl<L: Log> RefereeApi for Service<L> {
         &self,
         request: Request<Streaming<proto::PlayRequest>>,
     ) -> Result<Response<PlayStream>, Status> {
-        let writer = writer_of(&request);
+        let caller = self.caller(&request)?;
         let mut incoming = request.into_inner();
         let this = self.clone();
         let (tx, rx) = mpsc::channel(64);
@@ -375,7 +395,7 @@ impl<L: Log> RefereeApi for Service<L> {
                         "the first message of a stream must name its game",
                     ))
                 } else {
-                    this.append(&game, message.expected_seq, message.events, &writer)
+                    this.append(&game, message.expected_seq, message.events, &caller)
                         .await
                 };
                 let reply = play_reply(outcome, &this, &game);
@@ -393,7 +413,9 @@ impl<L: Log> RefereeApi for Service<L> {
         &self,
         request: Request<proto::WatchGameRequest>,
     ) -> Result<Response<WatchStream>, Status> {
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
+        caller.may_read(&r.game)?;
         Ok(Response::new(self.watch(&r.game, r.from_seq)?))
     }
 
@@ -401,22 +423,28 @@ impl<L: Log> RefereeApi for Service<L> {
         &self,
         request: Request<proto::GetGameRequest>,
     ) -> Result<Response<proto::GameState>, Status> {
-        Ok(Response::new(self.state(&request.into_inner().game).await?))
+        let caller = self.caller(&request)?;
+        let game = request.into_inner().game;
+        caller.may_read(&game)?;
+        Ok(Response::new(self.state(&game).await?))
     }
 
     async fn replay_game(
         &self,
         request: Request<proto::ReplayGameRequest>,
     ) -> Result<Response<proto::GameState>, Status> {
+        let caller = self.caller(&request)?;
         let r = request.into_inner();
+        caller.may_read(&r.game)?;
         Ok(Response::new(self.replay_to(&r.game, r.up_to_seq)?))
     }
 
     async fn list_games(
         &self,
-        _request: Request<proto::ListGamesRequest>,
+        request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
-        Ok(Response::new(self.list().await?))
+        let caller = self.caller(&request)?;
+        Ok(Response::new(self.list(&caller).await?))
     }
 }
 
@@ -450,6 +478,7 @@ impl<L: Log> Clone for Service<L> {
             log: self.log.clone(),
             live: Arc::clone(&self.live),
             closing: Arc::clone(&self.closing),
+            tokens: self.tokens.clone(),
         }
     }
 }

@@ -21,12 +21,22 @@ pub struct TestServer {
 impl TestServer {
     pub async fn start(data: &Path) -> TestServer {
         let log = SledLog::open(data).expect("open log");
+        TestServer::run(Service::new(log.clone()), log).await
+    }
+
+    /// A server with access control by the tokens issued in `data`.
+    pub async fn start_with_tokens(data: &Path) -> TestServer {
+        let log = SledLog::open(data).expect("open log");
+        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data));
+        TestServer::run(service, log).await
+    }
+
+    async fn run(service: Service<SledLog>, log: SledLog) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let service = Service::new(log.clone());
         let task = tokio::spawn(async move {
             let shutdown = async {
                 let _ = stopped.await;

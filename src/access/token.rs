@@ -1,0 +1,162 @@
+//! A token's grant: its role and scope, and the checks each call makes against it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Denied;
+
+/// What a token may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Board,
+    Arbiter,
+    Auditor,
+}
+
+/// The sides a board token may write for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideScope {
+    /// White or red.
+    First,
+    /// Black.
+    Second,
+    /// Both players of one board.
+    Both,
+}
+
+/// A token as stored: its id, the SHA-256 of its secret, and what it grants.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    /// Public name of the token, recorded as the writer of every event it appends.
+    pub id: String,
+    /// SHA-256 of the secret, hex.
+    pub hash: String,
+    pub role: Role,
+    /// Board: the game it is bound to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Board: the side(s) it writes for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<SideScope>,
+    /// Arbiter: the prefix of the game ids of its tournament.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    pub issued_ms: u64,
+}
+
+impl Grant {
+    /// May this token read `game`?
+    pub fn may_read(&self, game: &str) -> Result<(), Denied> {
+        match self.role {
+            Role::Auditor => Ok(()),
+            Role::Board | Role::Arbiter if self.covers(game) => Ok(()),
+            _ => Err(self.deny(&format!("read game \"{game}\""))),
+        }
+    }
+
+    /// May this token create `game`?
+    pub fn may_create(&self, game: &str) -> Result<(), Denied> {
+        match self.role {
+            Role::Arbiter if self.covers(game) => Ok(()),
+            _ => Err(self.deny(&format!("create game \"{game}\""))),
+        }
+    }
+
+    /// May this token append an event of `side` (None = the arbiter) to `game`?
+    pub fn may_append(&self, game: &str, side: Option<SideScope>) -> Result<(), Denied> {
+        let allowed = match (self.role, side) {
+            (Role::Board, Some(s)) => {
+                self.covers(game) && (self.side == Some(SideScope::Both) || self.side == Some(s))
+            }
+            (Role::Arbiter, None) => self.covers(game),
+            _ => false,
+        };
+        let whose = match side {
+            Some(SideScope::First) => "the first player's",
+            Some(_) => "the second player's",
+            None => "arbiter",
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(self.deny(&format!("append {whose} events to game \"{game}\"")))
+        }
+    }
+
+    /// May this token list `game` among all games?
+    pub fn lists(&self, game: &str) -> bool {
+        self.role == Role::Auditor || self.covers(game)
+    }
+
+    fn covers(&self, game: &str) -> bool {
+        match self.role {
+            Role::Board => self.game.as_deref() == Some(game),
+            Role::Arbiter => self
+                .tournament
+                .as_deref()
+                .is_some_and(|t| game.starts_with(t)),
+            Role::Auditor => true,
+        }
+    }
+
+    fn deny(&self, what: &str) -> Denied {
+        let role = match self.role {
+            Role::Board => "board",
+            Role::Arbiter => "arbiter",
+            Role::Auditor => "auditor",
+        };
+        Denied::PermissionDenied(format!("token \"{}\" ({role}) may not {what}", self.id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grant(
+        role: Role,
+        game: Option<&str>,
+        side: Option<SideScope>,
+        tournament: Option<&str>,
+    ) -> Grant {
+        Grant {
+            id: "t".into(),
+            hash: String::new(),
+            role,
+            game: game.map(String::from),
+            side,
+            tournament: tournament.map(String::from),
+            issued_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_board_token_writes_only_its_side_of_its_game() {
+        let red = grant(Role::Board, Some("g1"), Some(SideScope::First), None);
+        assert!(red.may_append("g1", Some(SideScope::First)).is_ok());
+        assert!(red.may_append("g1", Some(SideScope::Second)).is_err());
+        assert!(red.may_append("g2", Some(SideScope::First)).is_err());
+        assert!(red.may_append("g1", None).is_err());
+        assert!(red.may_create("g1").is_err());
+        assert!(red.may_read("g1").is_ok() && red.may_read("g2").is_err());
+        let both = grant(Role::Board, Some("g1"), Some(SideScope::Both), None);
+        assert!(both.may_append("g1", Some(SideScope::Second)).is_ok());
+    }
+
+    #[test]
+    fn an_arbiter_covers_its_tournament_and_an_auditor_only_reads() {
+        let arbiter = grant(Role::Arbiter, None, None, Some("2026-ch-"));
+        assert!(arbiter.may_create("2026-ch-r1-b1").is_ok());
+        assert!(arbiter.may_create("2025-open-r1").is_err());
+        assert!(arbiter.may_append("2026-ch-r1-b1", None).is_ok());
+        assert!(
+            arbiter
+                .may_append("2026-ch-r1-b1", Some(SideScope::First))
+                .is_err()
+        );
+        let auditor = grant(Role::Auditor, None, None, None);
+        assert!(auditor.may_read("anything").is_ok());
+        assert!(auditor.may_append("anything", None).is_err() && auditor.may_create("x").is_err());
+    }
+}

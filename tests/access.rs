@@ -1,0 +1,191 @@
+//! Access control over gRPC: tokens issued by the CLI; unauthenticated and out-of-scope calls
+//! are refused and change nothing; every event records the token that wrote it.
+
+use std::process::Command;
+
+use referee::log::Log;
+use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+use crate::common::TestServer;
+
+fn issue(data: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["token", "issue", "--data", data.to_str().expect("utf-8")])
+        .args(args)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .trim()
+        .to_string()
+}
+
+fn with<T>(token: &str, message: T) -> Request<T> {
+    let mut r = Request::new(message);
+    r.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    r
+}
+
+fn append(side: &str, seq: u64, from: &str, to: &str) -> proto::AppendEventsRequest {
+    let event = proto::Event {
+        side: side.into(),
+        ts_ms: None,
+        kind: Some(Kind::Move(proto::Move {
+            from: from.into(),
+            to: to.into(),
+            ..Default::default()
+        })),
+    };
+    proto::AppendEventsRequest {
+        game: "open-r1-b1".into(),
+        expected_seq: seq,
+        events: vec![proto::NewEvent {
+            event_id: format!("e{seq}"),
+            event: Some(event),
+        }],
+    }
+}
+
+async fn code<T: std::fmt::Debug>(r: Result<tonic::Response<T>, tonic::Status>) -> Code {
+    r.map_or_else(|s| s.code(), |_| Code::Ok)
+}
+
+#[tokio::test]
+async fn tokens_confine_boards_arbiters_and_auditors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let arbiter = issue(
+        d,
+        &["--id", "arb", "--role", "arbiter", "--tournament", "open-"],
+    );
+    let red = issue(
+        d,
+        &[
+            "--id",
+            "board1-red",
+            "--role",
+            "board",
+            "--game",
+            "open-r1-b1",
+            "--side",
+            "red",
+        ],
+    );
+    let auditor = issue(d, &["--id", "fed", "--role", "auditor"]);
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    let header = |id: &str| proto::CreateGameRequest {
+        header: Some(proto::GameHeader {
+            variant: "xiangqi".into(),
+            id: id.into(),
+            ..Default::default()
+        }),
+    };
+
+    assert_eq!(
+        code(c.create_game(header("open-r1-b1")).await).await,
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        code(
+            c.create_game(with("rt_nobody_00", header("open-r1-b1")))
+                .await
+        )
+        .await,
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        code(c.create_game(with(&red, header("open-r1-b1"))).await).await,
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(c.create_game(with(&arbiter, header("elsewhere-1"))).await).await,
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(c.create_game(with(&arbiter, header("open-r1-b1"))).await).await,
+        Code::Ok
+    );
+
+    assert_eq!(
+        code(c.append_events(append("red", 1, "h2", "e2")).await).await,
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        code(
+            c.append_events(with(&red, append("black", 1, "h9", "g7")))
+                .await
+        )
+        .await,
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(
+            c.append_events(with(&auditor, append("red", 1, "h2", "e2")))
+                .await
+        )
+        .await,
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(
+            c.append_events(with(&arbiter, append("red", 1, "h2", "e2")))
+                .await
+        )
+        .await,
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        server
+            .log
+            .info("open-r1-b1")
+            .expect("info")
+            .expect("game")
+            .last_seq,
+        0,
+        "refused calls wrote nothing"
+    );
+    assert_eq!(
+        code(
+            c.append_events(with(&red, append("red", 1, "h2", "e2")))
+                .await
+        )
+        .await,
+        Code::Ok
+    );
+
+    let get = || proto::GetGameRequest {
+        game: "open-r1-b1".into(),
+    };
+    assert_eq!(code(c.get_game(get()).await).await, Code::Unauthenticated);
+    assert_eq!(
+        code(c.get_game(with(&auditor, get())).await).await,
+        Code::Ok
+    );
+    let listed = c
+        .list_games(with(&auditor, proto::ListGamesRequest {}))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(listed.games.len(), 1);
+    let record = &server
+        .log
+        .read("open-r1-b1", 1, Some(1))
+        .expect("read")
+        .expect("game")[0];
+    assert_eq!(
+        record.writer, "token board1-red",
+        "each event records the token that wrote it"
+    );
+    server.stop().await;
+}
