@@ -6,6 +6,7 @@
 
 mod chess_gjq;
 mod draughts;
+mod fouls;
 mod offers;
 mod ruling;
 mod xiangqi;
@@ -19,6 +20,7 @@ use crate::games::Variant;
 
 use self::chess_gjq::ChessGjqTable;
 use self::draughts::DraughtsTable;
+use self::fouls::FoulBook;
 use self::offers::DrawOffers;
 use self::xiangqi::XiangqiTable;
 
@@ -55,6 +57,9 @@ pub struct Referee {
     header: Header,
     table: Table,
     offers: DrawOffers,
+    fouls: FoulBook,
+    /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
+    sides: Vec<Side>,
     rulings: Vec<Ruling>,
     ending: Option<Ending>,
     last_seq: u64,
@@ -81,6 +86,8 @@ impl Referee {
             header: header.clone(),
             table,
             offers: DrawOffers::default(),
+            fouls: FoulBook::new(header),
+            sides: Vec::new(),
             rulings: Vec::new(),
             ending: None,
             last_seq: 0,
@@ -93,10 +100,21 @@ impl Referee {
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
         self.last_seq = seq;
-        if self.ending.is_some() {
+        self.sides.push(event.side);
+        if self.ending.is_some()
+            && !matches!(
+                event.kind,
+                EventKind::Arbiter {
+                    decision: Decision::Overturn,
+                    ..
+                }
+            )
+        {
             return Vec::new();
         }
-        let new = self.judge(seq, event);
+        let mut new = self.judge(seq, event);
+        let limits: Vec<Ruling> = new.iter().filter_map(|r| self.fouls.count(r)).collect();
+        new.extend(limits);
         for ruling in &new {
             if let (Some(result), None) = (ruling.result, self.ending) {
                 self.ending = Some(Ending {
@@ -125,6 +143,10 @@ impl Referee {
                 result,
                 text,
             } => {
+                let charged = self.charged_side(*decision, *ruling);
+                if *decision == Decision::Overturn {
+                    self.overturn(ruling.unwrap_or(0));
+                }
                 vec![arbiter(
                     variant,
                     seq,
@@ -132,6 +154,7 @@ impl Referee {
                     *ruling,
                     *result,
                     text.as_deref(),
+                    charged,
                 )]
             }
             _ => {
@@ -144,6 +167,27 @@ impl Referee {
                     Table::Draughts(t) => t.apply(seq, event),
                 }
             }
+        }
+    }
+
+    /// An arbiter's `foul` is charged to the player of the event its `ruling` field names.
+    fn charged_side(&self, decision: Decision, event: Option<u64>) -> Option<Side> {
+        if decision != Decision::Foul {
+            return None;
+        }
+        let index = usize::try_from(event?.checked_sub(1)?).ok()?;
+        self.sides
+            .get(index)
+            .copied()
+            .filter(|s| *s != Side::Arbiter)
+    }
+
+    /// An overturned ruling no longer counts: its foul leaves the count and its result no
+    /// longer ends the game (the game goes on from the position the referee holds).
+    fn overturn(&mut self, at: u64) {
+        self.fouls.overturn(at);
+        if self.ending.is_some_and(|e| e.at == at) {
+            self.ending = None;
         }
     }
 
@@ -203,6 +247,7 @@ fn arbiter(
     ruling: Option<u64>,
     result: Option<GameResult>,
     text: Option<&str>,
+    charged: Option<Side>,
 ) -> Ruling {
     let about = ruling
         .map(|r| format!(" on the ruling at event {r}"))
@@ -232,5 +277,31 @@ fn arbiter(
     if let Some(r) = ruling {
         out.evidence = vec![r, seq];
     }
+    if decision == Decision::Foul {
+        charge(&mut out, variant, charged);
+    }
     out
+}
+
+/// An arbiter's foul counts toward the foul limit of the player it is charged to.
+fn charge(out: &mut Ruling, variant: Variant, charged: Option<Side>) {
+    let Some(side) = charged else {
+        out.text
+            .push_str("; no player's event is named in \"ruling\", so the foul cannot be charged");
+        return;
+    };
+    let name = side.name(variant);
+    let during = out.evidence.first().copied().unwrap_or(out.at);
+    let words = out
+        .text
+        .split_once(": \"")
+        .map(|(_, w)| format!(": \"{w}"))
+        .unwrap_or_default();
+    out.text = format!(
+        "the arbiter charges {name} with a foul at event {} (during {name}'s event {during}){words}",
+        out.at
+    );
+    out.kind = RulingKind::Foul;
+    out.side = Some(side);
+    out.effect = Effect::Foul;
 }

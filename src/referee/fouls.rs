@@ -1,0 +1,145 @@
+//! Fouls and the foul limit: each player's fouls counted explicitly, with the event of each,
+//! so the `foul_limit` ruling can list them (chess_gjq 5.7: the second foul loses; xiangqi
+//! regulations: the third, or the second under `foul_limit: 2`).
+
+use crate::event::{Header, Side};
+use crate::games::Variant;
+
+use super::{Effect, Ruling, RulingKind};
+
+/// One counted foul: the seq of its ruling and what it was.
+#[derive(Clone, Debug, PartialEq)]
+struct Foul {
+    at: u64,
+    what: String,
+}
+
+/// Each player's fouls and the limit that loses the game.
+#[derive(Clone, Debug)]
+pub struct FoulBook {
+    variant: Variant,
+    limit: Option<u32>,
+    fouls: [Vec<Foul>; 2],
+}
+
+impl FoulBook {
+    /// The limit is the header's `foul_limit`, else the rule book's: chess_gjq 2, xiangqi 3;
+    /// draughts has none.
+    pub fn new(header: &Header) -> FoulBook {
+        let default = match header.variant {
+            Variant::ChessGjq => Some(2),
+            Variant::Xiangqi => Some(3),
+            Variant::Draughts => None,
+        };
+        FoulBook {
+            variant: header.variant,
+            limit: header.rules.foul_limit.or(default),
+            fouls: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// Counts `ruling` if it is a foul; returns the `foul_limit` ruling when the limit is reached.
+    pub fn count(&mut self, ruling: &Ruling) -> Option<Ruling> {
+        if ruling.effect != Effect::Foul {
+            return None;
+        }
+        let side = ruling.side?;
+        let index = player(side)?;
+        self.fouls[index].push(Foul {
+            at: ruling.at,
+            what: summary(&ruling.text),
+        });
+        let limit = self.limit?;
+        let count = self.fouls[index].len();
+        (u32::try_from(count).ok()? == limit).then(|| self.limit_ruling(ruling.at, side, limit))
+    }
+
+    /// An overturned ruling's foul no longer counts.
+    pub fn overturn(&mut self, at: u64) {
+        for fouls in &mut self.fouls {
+            fouls.retain(|f| f.at != at);
+        }
+    }
+
+    fn limit_ruling(&self, at: u64, side: Side, limit: u32) -> Ruling {
+        let fouls = &self.fouls[player(side).unwrap_or(0)];
+        let list: Vec<String> = fouls
+            .iter()
+            .map(|f| format!("event {} ({})", f.at, f.what))
+            .collect();
+        let text = format!(
+            "{} has committed {limit} fouls, the limit of this game's rules, and loses: {}",
+            side.name(self.variant),
+            list.join("; ")
+        );
+        let rule = match self.variant {
+            Variant::ChessGjq => "chess_gjq 5.7",
+            Variant::Xiangqi => "xiangqi 4.1",
+            Variant::Draughts => "draughts foul_limit",
+        };
+        Ruling::loss(at, RulingKind::FoulLimit, side, rule, text)
+            .with_evidence(fouls.iter().map(|f| f.at).collect())
+    }
+}
+
+fn player(side: Side) -> Option<usize> {
+    match side {
+        Side::First => Some(0),
+        Side::Second => Some(1),
+        Side::Arbiter => None,
+    }
+}
+
+/// The first clause of a ruling's text, enough to recognise the foul in a list.
+fn summary(text: &str) -> String {
+    let first = text.split([':', ';']).next().unwrap_or(text);
+    first.chars().take(100).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn foul(at: u64, side: Side) -> Ruling {
+        let mut r = Ruling::notice(
+            at,
+            RulingKind::Foul,
+            Some(side),
+            "x",
+            format!("foul number {at}: details"),
+        );
+        r.effect = Effect::Foul;
+        r
+    }
+
+    #[test]
+    fn the_limit_is_reached_by_the_nth_foul_of_one_player() {
+        let mut book = FoulBook::new(&Header::new(Variant::Xiangqi, "g"));
+        assert_eq!(book.count(&foul(3, Side::First)), None);
+        assert_eq!(book.count(&foul(5, Side::Second)), None);
+        assert_eq!(book.count(&foul(7, Side::First)), None, "two of three");
+        let limit = book.count(&foul(9, Side::First)).expect("third red foul");
+        assert_eq!(
+            (limit.kind, limit.side, limit.evidence.clone()),
+            (RulingKind::FoulLimit, Some(Side::First), vec![3, 7, 9])
+        );
+        assert!(
+            limit.text.contains("event 3 (foul number 3)"),
+            "{}",
+            limit.text
+        );
+    }
+
+    #[test]
+    fn an_overturned_foul_no_longer_counts() {
+        let mut book = FoulBook::new(&Header::new(Variant::ChessGjq, "g"));
+        assert_eq!(book.count(&foul(3, Side::First)), None);
+        book.overturn(3);
+        assert_eq!(
+            book.count(&foul(5, Side::First)),
+            None,
+            "only one foul counts now"
+        );
+        assert!(book.count(&foul(8, Side::First)).is_some());
+    }
+}
