@@ -5,6 +5,7 @@
 //! game; it never stores a ruling as truth.
 
 mod chess_gjq;
+mod clock;
 mod draughts;
 mod fouls;
 mod offers;
@@ -15,10 +16,11 @@ pub use ruling::{Effect, Ruling, RulingKind};
 
 use thiserror::Error;
 
-use crate::event::{Decision, Event, EventKind, GameResult, Header, Side};
+use crate::event::{ClaimKind, Decision, Event, EventKind, GameResult, Header, Side};
 use crate::games::Variant;
 
 use self::chess_gjq::ChessGjqTable;
+use self::clock::Clock;
 use self::draughts::DraughtsTable;
 use self::fouls::FoulBook;
 use self::offers::DrawOffers;
@@ -58,6 +60,7 @@ pub struct Referee {
     table: Table,
     offers: DrawOffers,
     fouls: FoulBook,
+    clock: Clock,
     /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
     sides: Vec<Side>,
     rulings: Vec<Ruling>,
@@ -87,6 +90,7 @@ impl Referee {
             table,
             offers: DrawOffers::default(),
             fouls: FoulBook::new(header),
+            clock: Clock::new(header),
             sides: Vec::new(),
             rulings: Vec::new(),
             ending: None,
@@ -157,16 +161,42 @@ impl Referee {
                     charged,
                 )]
             }
-            _ => {
-                if matches!(event.kind, EventKind::Move { .. }) {
-                    self.offers.moved(event.side);
-                }
-                match &mut self.table {
-                    Table::ChessGjq(t) => t.apply(seq, event),
-                    Table::Xiangqi(t) => t.apply(seq, event),
-                    Table::Draughts(t) => t.apply(seq, event),
-                }
+            EventKind::Claim {
+                claim: ClaimKind::Flag,
+            } => {
+                vec![self.clock.claim_flag(seq, event.side, event.ts_ms)]
             }
+            _ => {
+                let mut out = Vec::new();
+                match &event.kind {
+                    EventKind::Move { .. } => {
+                        self.offers.moved(event.side);
+                        self.clock.moved(event.side);
+                    }
+                    EventKind::Clock {
+                        first_ms,
+                        second_ms,
+                    } => {
+                        out =
+                            self.clock
+                                .press(seq, event.side, event.ts_ms, [*first_ms, *second_ms]);
+                        if out.iter().any(|r| r.result.is_some()) {
+                            return out;
+                        }
+                    }
+                    _ => {}
+                }
+                out.extend(self.table_apply(seq, event));
+                out
+            }
+        }
+    }
+
+    fn table_apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        match &mut self.table {
+            Table::ChessGjq(t) => t.apply(seq, event),
+            Table::Xiangqi(t) => t.apply(seq, event),
+            Table::Draughts(t) => t.apply(seq, event),
         }
     }
 
