@@ -135,7 +135,13 @@ impl Referee {
         let variant = self.header.variant;
         match &event.kind {
             EventKind::Resign => vec![resignation(variant, seq, event.side)],
-            EventKind::DrawOffer => self.offers.offer(seq, event.side).into_iter().collect(),
+            EventKind::DrawOffer => {
+                let to_move = self.side_to_move();
+                self.offers
+                    .offer(variant, seq, event.side, to_move)
+                    .into_iter()
+                    .collect()
+            }
             EventKind::DrawReply { accept } => self
                 .offers
                 .reply(variant, seq, event.side, *accept)
@@ -177,6 +183,7 @@ impl Referee {
                         first_ms,
                         second_ms,
                     } => {
+                        self.offers.pressed();
                         out =
                             self.clock
                                 .press(seq, event.side, event.ts_ms, [*first_ms, *second_ms]);
