@@ -5,3 +5,4 @@ mod crash;
 mod fixtures;
 mod perft;
 mod service;
+mod xiangqi_ccpd;

@@ -97,26 +97,32 @@ impl XiangqiTable {
     }
 
     fn on_move(&mut self, seq: u64, side: Side, from: Square, to: Square) -> Vec<Ruling> {
-        let played = format!("{}-{}", from, to);
+        // Formatted only for a ruling: most moves are legal and need no text.
+        let played = || format!("{from}-{to}");
         if self.position.piece_at(from).is_none() {
-            return vec![self.empty_square(seq, side, from, &played)];
+            return vec![self.empty_square(seq, side, from, &played())];
         }
         let to_move = self.side_to_move();
         if side != to_move {
-            return vec![self.out_of_turn(seq, side, &played)];
+            return vec![self.out_of_turn(seq, side, &played())];
         }
         match self.position.check_move(from, to) {
             Ok(mv) => self.play(seq, side, mv),
-            Err(Illegal::EmptySquare { .. }) => vec![self.empty_square(seq, side, from, &played)],
-            Err(why) => vec![self.illegal(seq, side, &played, &why)],
+            Err(Illegal::EmptySquare { .. }) => vec![self.empty_square(seq, side, from, &played())],
+            Err(why) => vec![self.illegal(seq, side, &played(), &why)],
         }
     }
 
     fn play(&mut self, seq: u64, side: Side, mv: Move) -> Vec<Ruling> {
-        let words = move_words(&self.position, mv);
+        // Words only for a capture: the move-limit text names the last one, and writing
+        // notation for every move would cost more than the 棋例 bookkeeping itself.
+        let words = self
+            .position
+            .piece_at(mv.to)
+            .map(|_| move_words(&self.position, mv));
         let mover = self.position.side_to_move();
         let captured = self.position.play(mv).is_some();
-        if captured {
+        if let (true, Some(words)) = (captured, words) {
             self.last_capture = Some((seq, words));
         }
         self.history
