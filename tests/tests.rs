@@ -9,3 +9,4 @@ mod fixtures;
 mod perft;
 mod properties;
 mod service;
+mod xiangqi_ccpd;

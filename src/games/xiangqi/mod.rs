@@ -23,11 +23,13 @@ mod illegal;
 mod legality;
 mod movegen;
 mod moves;
+mod notation;
 mod perft;
 mod piece;
 mod position;
 pub mod square;
 mod status;
+mod threats;
 mod zobrist;
 
 #[cfg(test)]
@@ -38,6 +40,7 @@ mod rules_tests;
 pub use fen::FenError;
 pub use illegal::Illegal;
 pub use moves::Move;
+pub use notation::Notation;
 pub use perft::perft;
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, PositionKey, START_FEN};

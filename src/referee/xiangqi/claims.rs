@@ -1,0 +1,127 @@
+//! Claims a player makes to the referee: the natural move limit, simple drawn material,
+//! and a judgment of a repeated cycle. A true claim ends the game as the rule says; an
+//! untrue one is rejected and, under the tournament regulations, is a foul.
+
+use crate::event::{ClaimKind, Side};
+use crate::games::xiangqi::Color;
+
+use super::move_limit::count_words;
+use super::verdict::Verdict;
+use super::{XiangqiTable, material, name};
+use crate::referee::ruling::Effect;
+use crate::referee::{Ruling, RulingKind};
+
+/// What a cycle judgment comes to, as the claim kinds name it.
+fn claim_kind_of(verdict: Verdict, claimant: Color) -> Option<ClaimKind> {
+    match verdict {
+        Verdict::Draw { .. } => Some(ClaimKind::Repetition),
+        // A side can only claim the opponent's perpetual check or chase.
+        Verdict::Loss { loser, .. } if loser == claimant => None,
+        Verdict::Loss { check: true, .. } => Some(ClaimKind::PerpetualCheck),
+        Verdict::Loss { check: false, .. } => Some(ClaimKind::PerpetualChase),
+    }
+}
+
+impl XiangqiTable {
+    /// Checks `side`'s claim at event `seq`.
+    pub(super) fn on_claim(&self, seq: u64, side: Side, claim: ClaimKind) -> Vec<Ruling> {
+        let ruling = match claim {
+            ClaimKind::MoveLimit => self.claim_move_limit(seq, side),
+            ClaimKind::InsufficientMaterial => self.claim_material(seq, side),
+            ClaimKind::Repetition | ClaimKind::PerpetualCheck | ClaimKind::PerpetualChase => {
+                self.claim_cycle(seq, side, claim)
+            }
+            _ => return Vec::new(),
+        };
+        vec![ruling]
+    }
+
+    fn claim_move_limit(&self, seq: u64, side: Side) -> Ruling {
+        if self.limit.reached(&self.position) {
+            return self.move_limit(seq, Some(side));
+        }
+        let (since, _) = self.since_last_capture();
+        let why = format!(
+            "since {since} only {} have been played without a capture, fewer than the {} \
+             moves by each side of the natural move limit (xiangqi 4.2)",
+            count_words(self.position.halfmove_clock()),
+            self.limit.moves
+        );
+        rejected(seq, side, "move_limit", &why, "xiangqi 4.2")
+    }
+
+    fn claim_material(&self, seq: u64, side: Side) -> Ruling {
+        if material::neither_can_win(&self.position) {
+            return self.insufficient_material(seq, Some(side));
+        }
+        let why = format!(
+            "a chariot, horse, cannon or soldier is still on the board ({}), so a win is \
+             still possible (xiangqi 4.2)",
+            material::pieces_left(&self.position)
+        );
+        rejected(seq, side, "insufficient_material", &why, "xiangqi 4.2")
+    }
+
+    fn claim_cycle(&self, seq: u64, side: Side, claim: ClaimKind) -> Ruling {
+        let Some(claimant) = color_of(side) else {
+            return rejected(
+                seq,
+                side,
+                claim.as_str(),
+                "only a player may claim",
+                "xiangqi 25.1",
+            );
+        };
+        // A claim asks for the judgment now: under the CXA once the position has come back
+        // (the referee would rule unasked at the set count anyway); under the reform only
+        // once the cycle has repeated the set number of times (待判局面, seed 001).
+        let needed = if self.automatic_cycles {
+            2
+        } else {
+            self.repetition_count
+        };
+        let Some(judgment) = self.judgment(needed) else {
+            let why = format!(
+                "the current position has not occurred {needed} times since the last capture, \
+                 so there is no cycle to judge (xiangqi 25.1)"
+            );
+            return rejected(seq, side, claim.as_str(), &why, "xiangqi 25.1");
+        };
+        if claim_kind_of(judgment.verdict, claimant) == Some(claim) {
+            return self.cycle_ruling(seq, &judgment, Some(side));
+        }
+        let verdict = self.cycle_ruling(seq, &judgment, None);
+        let claimed = match claim {
+            ClaimKind::Repetition => "a drawn repetition".to_string(),
+            other => format!("{} by the opponent", other.as_str()),
+        };
+        let why = format!(
+            "judging the cycle now does not give {claimed}. The judgment would read: {}",
+            verdict.text
+        );
+        let mut evidence = verdict.evidence;
+        evidence.push(seq);
+        rejected(seq, side, claim.as_str(), &why, &verdict.rule).with_evidence(evidence)
+    }
+}
+
+fn color_of(side: Side) -> Option<Color> {
+    match side {
+        Side::First => Some(Color::Red),
+        Side::Second => Some(Color::Black),
+        Side::Arbiter => None,
+    }
+}
+
+/// An untrue claim: rejected, and a foul under the tournament regulations (an untrue
+/// claim is one of the fouls they list). The game goes on.
+fn rejected(seq: u64, side: Side, claim: &str, why: &str, rule: &str) -> Ruling {
+    let text = format!(
+        "{} claimed {claim} at event {seq}, but {why}. The claim is rejected and, as an \
+         untrue claim, counts as a foul (tournament regulations)",
+        name(side)
+    );
+    let mut ruling = Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text);
+    ruling.effect = Effect::Foul;
+    ruling
+}

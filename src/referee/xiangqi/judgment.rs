@@ -1,0 +1,67 @@
+//! Judging a repeated cycle: every move of each side named (xiangqi 27, 28), each side's
+//! conduct, and the verdict (26), with the words and seqs a ruling needs.
+
+use crate::games::xiangqi::{Color, Move, Position};
+
+use super::classify::{Class, classify};
+use super::repetition::{Cycle, History};
+use super::verdict::{Conduct, Verdict, judge};
+
+/// A judged cycle.
+#[derive(Clone, Debug)]
+pub struct Judgment {
+    pub verdict: Verdict,
+    /// Red's and black's conduct.
+    pub conduct: [Conduct; 2],
+    /// One line per move: seq, move, name.
+    pub moves: Vec<String>,
+    /// Seqs of the moves of the cycle.
+    pub evidence: Vec<u64>,
+    pub occurrence: u32,
+}
+
+/// Names every move from the first occurrence of the repeated position to now.
+pub fn judge_cycle(history: &History, cycle: &Cycle) -> Judgment {
+    let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
+    let mut moves = Vec::new();
+    let mut evidence = Vec::new();
+    for (ply, before, after) in history.moves_since(cycle.start) {
+        let class = classify(before, ply.mv, after);
+        moves.push(format!(
+            "{} {} at event {}: {class}",
+            ply.mover.name(),
+            move_words(before, ply.mv),
+            ply.seq
+        ));
+        evidence.push(ply.seq);
+        classes[index(ply.mover)].push(class);
+    }
+    let conduct = [conduct_of(&classes[0]), conduct_of(&classes[1])];
+    Judgment {
+        verdict: judge(conduct[0], conduct[1]),
+        conduct,
+        moves,
+        evidence,
+        occurrence: cycle.occurrence,
+    }
+}
+
+fn conduct_of(classes: &[Class]) -> Conduct {
+    let refs: Vec<&Class> = classes.iter().collect();
+    Conduct::of(&refs)
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::Red => 0,
+        Color::Black => 1,
+    }
+}
+
+/// `h2e2 (炮二平五)`: ICCS for the log, Chinese for the scoresheet.
+pub fn move_words(before: &Position, mv: Move) -> String {
+    match before.to_chinese(mv) {
+        Some(chinese) => format!("{mv} ({chinese})"),
+        None => mv.to_string(),
+    }
+}

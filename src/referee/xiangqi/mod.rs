@@ -1,0 +1,359 @@
+//! The xiangqi table: moves checked against the movement rules (CXA chapters 1-3), the
+//! game ends they cause (xiangqi 3.1 checkmate, 3.2 stalemate, 4.1 illegal move), the draws
+//! of 4.2 (natural move limit, simple drawn material) and the 棋例 judgment of repeated
+//! cycles (25-28).
+
+mod claims;
+mod classify;
+mod judgment;
+mod material;
+mod move_limit;
+mod repetition;
+mod verdict;
+
+use crate::event::{Event, EventKind, Header, RuleSet, Side};
+use crate::games::Variant;
+use crate::games::xiangqi::{Color, Illegal, Move, Position, Square, Status};
+
+use self::judgment::{Judgment, judge_cycle, move_words};
+use self::move_limit::{MoveLimit, count_words};
+use self::repetition::{History, Ply};
+use self::verdict::Verdict;
+use super::{Ruling, RulingKind, SetupError};
+
+/// The xiangqi part of a referee: the position, the moves since the last capture, and the
+/// rule-set options that decide when a draw or a cycle is ruled.
+#[derive(Clone, Debug)]
+pub struct XiangqiTable {
+    position: Position,
+    /// Boxed to keep the referee's table enum small: positions live on the heap anyway.
+    history: Box<History>,
+    /// Seq and words of the last capture, for the move-limit text.
+    last_capture: Option<(u64, String)>,
+    /// Single moves without capture the start FEN counted already.
+    start_clock: u32,
+    limit: MoveLimit,
+    /// The occurrence of a repeated position at which its cycle is judged.
+    repetition_count: u32,
+    /// Whether cycles are judged unasked (CXA) or only on a claim (reform, seed 001).
+    automatic_cycles: bool,
+}
+
+/// CXA 4.2: a cycle repeated three times; the reform of seed 001 waits for six (待判局面).
+const CXA_REPETITIONS: u32 = 3;
+const REFORM_REPETITIONS: u32 = 6;
+
+impl XiangqiTable {
+    pub fn new(header: &Header) -> Result<XiangqiTable, SetupError> {
+        let position = match &header.start {
+            None => Position::startpos(),
+            Some(fen) => Position::from_fen(fen).map_err(|e| SetupError::BadStart {
+                variant: Variant::Xiangqi,
+                fen: fen.clone(),
+                reason: e.to_string(),
+            })?,
+        };
+        let reform = header.rules.rule_set == Some(RuleSet::Reform);
+        let default_count = if reform {
+            REFORM_REPETITIONS
+        } else {
+            CXA_REPETITIONS
+        };
+        Ok(XiangqiTable {
+            history: Box::new(History::new(&position)),
+            last_capture: None,
+            start_clock: position.halfmove_clock(),
+            position,
+            limit: MoveLimit::from_header(header),
+            // A position "repeated" once is just the position: two is the least that means.
+            repetition_count: header
+                .rules
+                .repetition_count
+                .unwrap_or(default_count)
+                .max(2),
+            automatic_cycles: !reform,
+        })
+    }
+
+    pub fn fen(&self) -> String {
+        self.position.to_fen()
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        side_of(self.position.side_to_move())
+    }
+
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        match &event.kind {
+            EventKind::Move { from, to, .. } => {
+                let (Some(from), Some(to)) = (from.xiangqi(), to.xiangqi()) else {
+                    return Vec::new();
+                };
+                self.on_move(seq, event.side, from, to)
+            }
+            EventKind::Claim { claim } => self.on_claim(seq, event.side, *claim),
+            _ => Vec::new(),
+        }
+    }
+
+    fn on_move(&mut self, seq: u64, side: Side, from: Square, to: Square) -> Vec<Ruling> {
+        // Formatted only for a ruling: most moves are legal and need no text.
+        let played = || format!("{from}-{to}");
+        if self.position.piece_at(from).is_none() {
+            return vec![self.empty_square(seq, side, from, &played())];
+        }
+        let to_move = self.side_to_move();
+        if side != to_move {
+            return vec![self.out_of_turn(seq, side, &played())];
+        }
+        match self.position.check_move(from, to) {
+            Ok(mv) => self.play(seq, side, mv),
+            Err(Illegal::EmptySquare { .. }) => vec![self.empty_square(seq, side, from, &played())],
+            Err(why) => vec![self.illegal(seq, side, &played(), &why)],
+        }
+    }
+
+    fn play(&mut self, seq: u64, side: Side, mv: Move) -> Vec<Ruling> {
+        // Words only for a capture: the move-limit text names the last one, and writing
+        // notation for every move would cost more than the 棋例 bookkeeping itself.
+        let words = self
+            .position
+            .piece_at(mv.to)
+            .map(|_| move_words(&self.position, mv));
+        let mover = self.position.side_to_move();
+        let captured = self.position.play(mv).is_some();
+        if let (true, Some(words)) = (captured, words) {
+            self.last_capture = Some((seq, words));
+        }
+        self.history
+            .record(Ply { seq, mover, mv }, &self.position, captured);
+        match self.position.status() {
+            Status::Ongoing => self.draws_after_move(seq).into_iter().collect(),
+            Status::Checkmate => vec![self.checkmate(seq, side, mv)],
+            Status::Stalemate => vec![self.stalemate(seq, side, mv)],
+        }
+    }
+
+    /// The game ends that a quiet position can bring: material, a judged cycle, the limit.
+    fn draws_after_move(&self, seq: u64) -> Option<Ruling> {
+        if material::neither_can_win(&self.position) {
+            return Some(self.insufficient_material(seq, None));
+        }
+        if self.automatic_cycles
+            && let Some(judgment) = self.judgment(self.repetition_count)
+        {
+            return Some(self.cycle_ruling(seq, &judgment, None));
+        }
+        if self.limit.automatic && self.limit.reached(&self.position) {
+            return Some(self.move_limit(seq, None));
+        }
+        None
+    }
+
+    /// The judgment of the cycle the current position closes, once it has occurred `count`
+    /// times.
+    fn judgment(&self, count: u32) -> Option<Judgment> {
+        let cycle = self.history.cycle()?;
+        (cycle.occurrence >= count).then(|| judge_cycle(&self.history, &cycle))
+    }
+
+    fn insufficient_material(&self, seq: u64, claimant: Option<Side>) -> Ruling {
+        let text = format!(
+            "{}after event {seq} neither side has a chariot, horse, cannon or soldier left \
+             (board {}): no piece can cross the river, neither side can possibly win, draw \
+             (xiangqi 4.2)",
+            claim_words(claimant, "insufficient material"),
+            material::pieces_left(&self.position)
+        );
+        Ruling::draw(seq, RulingKind::InsufficientMaterial, "xiangqi 4.2", text)
+    }
+
+    fn move_limit(&self, seq: u64, claimant: Option<Side>) -> Ruling {
+        let plies = self.position.halfmove_clock();
+        let (since, mut evidence) = self.since_last_capture();
+        evidence.push(seq);
+        let text = format!(
+            "{}since {since}, {} have been played without a capture up to event {seq}: the \
+             natural move limit of {} moves by each side is reached, draw (xiangqi 4.2)",
+            claim_words(claimant, "the natural move limit"),
+            count_words(plies),
+            self.limit.moves
+        );
+        Ruling::draw(seq, RulingKind::MoveLimit, "xiangqi 4.2", text).with_evidence(evidence)
+    }
+
+    /// Where the count without capture starts, in words, and the seq of that capture.
+    fn since_last_capture(&self) -> (String, Vec<u64>) {
+        match &self.last_capture {
+            Some((at, words)) => (
+                format!("the last capture, {words} at event {at}"),
+                vec![*at],
+            ),
+            None => (
+                format!(
+                    "the start position (whose FEN already counted {} single moves without a \
+                     capture; no capture in this log)",
+                    self.start_clock
+                ),
+                vec![],
+            ),
+        }
+    }
+
+    /// The ruling a judged cycle gives (xiangqi 26.1-26.4).
+    fn cycle_ruling(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> Ruling {
+        let conduct = format!(
+            "red's conduct: {}; black's conduct: {}",
+            j.conduct[0].describe(),
+            j.conduct[1].describe()
+        );
+        let reached = j.evidence.last().copied().unwrap_or(seq);
+        let head = format!(
+            "{}the position after the move at event {reached} has occurred {} times with the \
+             same side to move; the moves since its first occurrence are: {}. {conduct}",
+            claim_words(claimant, "a cycle judgment"),
+            j.occurrence,
+            j.moves.join("; ")
+        );
+        let ruling = match j.verdict {
+            Verdict::Loss { loser, check } => {
+                let (kind, rule, what) = if check {
+                    (
+                        RulingKind::PerpetualCheck,
+                        "xiangqi 26.1",
+                        "a one-sided perpetual check is never allowed",
+                    )
+                } else {
+                    (
+                        RulingKind::PerpetualChase,
+                        "xiangqi 26.4",
+                        "forbidden moves against allowed ones",
+                    )
+                };
+                let text = format!(
+                    "{head}: {what}, {} did not vary and loses ({rule})",
+                    loser.name()
+                );
+                Ruling::loss(seq, kind, side_of(loser), rule, text)
+            }
+            Verdict::Draw { article } => {
+                let text = format!("{head}: the cycle is a draw ({article})");
+                Ruling::draw(seq, RulingKind::Repetition, article, text)
+            }
+        };
+        let mut evidence = j.evidence.clone();
+        if claimant.is_some() {
+            evidence.push(seq);
+        }
+        ruling.with_evidence(evidence)
+    }
+
+    /// A move number as the scoresheet counts it (one move = red's and black's).
+    fn move_number(&self, side: Side) -> String {
+        let n = self.position.fullmove_number();
+        match side {
+            Side::Second => format!("move {n}..."),
+            _ => format!("move {n}"),
+        }
+    }
+
+    fn empty_square(&self, seq: u64, side: Side, from: Square, played: &str) -> Ruling {
+        let text = format!(
+            "{} reported the move {played} at event {seq}, but there is no piece on {from} in \
+             the position {}: the log and the board disagree and the arbiter must look",
+            name(side),
+            self.fen()
+        );
+        Ruling::notice(
+            seq,
+            RulingKind::InvalidEvent,
+            Some(side),
+            "xiangqi 1.2",
+            text,
+        )
+    }
+
+    fn out_of_turn(&self, seq: u64, side: Side, played: &str) -> Ruling {
+        let text = format!(
+            "{} played {played} at event {seq}, but it was {}'s turn ({}): a move out of turn \
+             is against the rules and loses (xiangqi 4.1)",
+            name(side),
+            name(side.opponent()),
+            self.move_number(side.opponent())
+        );
+        Ruling::loss(seq, RulingKind::IllegalMove, side, "xiangqi 4.1", text)
+    }
+
+    fn illegal(&self, seq: u64, side: Side, played: &str, why: &Illegal) -> Ruling {
+        let text = format!(
+            "{} ({}) played {played} at event {seq}: {why}. A move against the movement rules \
+             loses (xiangqi 4.1)",
+            name(side),
+            self.move_number(side)
+        );
+        Ruling::loss(seq, RulingKind::IllegalMove, side, "xiangqi 4.1", text)
+    }
+
+    fn checkmate(&self, seq: u64, winner: Side, mv: Move) -> Ruling {
+        let loser = winner.opponent();
+        let checkers: Vec<String> = self
+            .position
+            .checkers()
+            .into_iter()
+            .map(|sq| self.describe(sq))
+            .collect();
+        let text = format!(
+            "after {}'s move {}-{} at event {seq}, {}'s general is in check from {} and {} has \
+             no legal move: checkmate, {} loses (xiangqi 3.1)",
+            name(winner),
+            mv.from,
+            mv.to,
+            name(loser),
+            checkers.join(" and "),
+            name(loser),
+            name(loser)
+        );
+        Ruling::loss(seq, RulingKind::Checkmate, loser, "xiangqi 3.1", text)
+    }
+
+    fn stalemate(&self, seq: u64, winner: Side, mv: Move) -> Ruling {
+        let loser = winner.opponent();
+        let text = format!(
+            "after {}'s move {}-{} at event {seq}, {} is not in check but has no legal move \
+             (position {}): stalemate (困毙) loses in xiangqi (xiangqi 3.2)",
+            name(winner),
+            mv.from,
+            mv.to,
+            name(loser),
+            self.fen()
+        );
+        Ruling::loss(seq, RulingKind::Stalemate, loser, "xiangqi 3.2", text)
+    }
+
+    /// "red's chariot on h9".
+    fn describe(&self, sq: Square) -> String {
+        match self.position.piece_at(sq) {
+            Some(p) => format!("{}'s {} on {sq}", p.color.name(), p.kind.name()),
+            None => sq.to_string(),
+        }
+    }
+}
+
+fn side_of(color: Color) -> Side {
+    match color {
+        Color::Red => Side::First,
+        Color::Black => Side::Second,
+    }
+}
+
+/// "on red's claim of ...: " or nothing for a ruling the referee makes unasked.
+fn claim_words(claimant: Option<Side>, what: &str) -> String {
+    match claimant {
+        Some(side) => format!("on {}'s claim of {what}: ", name(side)),
+        None => String::new(),
+    }
+}
+
+fn name(side: Side) -> &'static str {
+    side.name(Variant::Xiangqi)
+}
