@@ -10,6 +10,7 @@ mod draughts;
 mod fouls;
 mod offers;
 mod ruling;
+pub(crate) mod touch;
 mod xiangqi;
 
 pub use ruling::{Effect, Ruling, RulingKind};
@@ -24,6 +25,7 @@ use self::clock::Clock;
 use self::draughts::DraughtsTable;
 use self::fouls::FoulBook;
 use self::offers::DrawOffers;
+use self::touch::{TouchMove, View};
 use self::xiangqi::XiangqiTable;
 
 /// A header the referee cannot start a game from.
@@ -61,6 +63,7 @@ pub struct Referee {
     offers: DrawOffers,
     fouls: FoulBook,
     clock: Clock,
+    touches: TouchMove,
     /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
     sides: Vec<Side>,
     rulings: Vec<Ruling>,
@@ -91,6 +94,7 @@ impl Referee {
             offers: DrawOffers::default(),
             fouls: FoulBook::new(header),
             clock: Clock::new(header),
+            touches: TouchMove::default(),
             sides: Vec::new(),
             rulings: Vec::new(),
             ending: None,
@@ -175,9 +179,22 @@ impl Referee {
             _ => {
                 let mut out = Vec::new();
                 match &event.kind {
-                    EventKind::Move { .. } => {
+                    EventKind::Move { from, to, .. } => {
                         self.offers.moved(event.side);
                         self.clock.moved(event.side);
+                        out.extend(self.touch_move(seq, event.side, *from, *to));
+                    }
+                    EventKind::Touch {
+                        square,
+                        adjust: false,
+                    } => {
+                        let to_move = self.side_to_move();
+                        if let Some(view) = self.touch_view() {
+                            out.extend(
+                                self.touches
+                                    .touch(variant, seq, event.side, *square, to_move, &view),
+                            );
+                        }
                     }
                     EventKind::Clock {
                         first_ms,
@@ -196,6 +213,31 @@ impl Referee {
                 out.extend(self.table_apply(seq, event));
                 out
             }
+        }
+    }
+
+    /// A move checked against the touches before it (by the player on move).
+    fn touch_move(
+        &mut self,
+        seq: u64,
+        side: Side,
+        from: crate::event::Square,
+        to: crate::event::Square,
+    ) -> Option<Ruling> {
+        // Most moves follow no binding touch: skip generating the view on the hot path.
+        if side != self.side_to_move() || !self.touches.binding() {
+            return None;
+        }
+        let view = self.touch_view()?;
+        self.touches
+            .moved(self.header.variant, seq, side, from, to, &view)
+    }
+
+    /// What touch-move needs of the position, for the games whose table provides it.
+    fn touch_view(&self) -> Option<View> {
+        match &self.table {
+            Table::Xiangqi(t) => Some(t.touch_view()),
+            Table::ChessGjq(_) | Table::Draughts(_) => None,
         }
     }
 

@@ -79,6 +79,30 @@ impl XiangqiTable {
         self.position.to_fen()
     }
 
+    /// Owners of the occupied points and the legal moves, for touch-move.
+    pub fn touch_view(&self) -> crate::referee::touch::View {
+        let owners = (0..crate::games::xiangqi::Square::COUNT)
+            .filter_map(crate::games::xiangqi::Square::from_index)
+            .filter_map(|sq| {
+                self.position
+                    .piece_at(sq)
+                    .map(|p| (crate::event::Square::Xiangqi(sq), side_of(p.color)))
+            })
+            .collect();
+        let legal = self
+            .position
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                (
+                    crate::event::Square::Xiangqi(m.from),
+                    crate::event::Square::Xiangqi(m.to),
+                )
+            })
+            .collect();
+        crate::referee::touch::View { owners, legal }
+    }
+
     pub fn side_to_move(&self) -> Side {
         side_of(self.position.side_to_move())
     }
