@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use referee::event::{GameLog, event_to_json, header_to_json, parse_log};
+use referee::event::{GameLog, event_to_json, parse_log};
 use referee::log::Log;
 use referee::referee::replay;
 use referee::service::load_log;
@@ -178,7 +178,7 @@ async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, 
     let mut client = server.client().await;
     let mut header = f.log.header.clone();
     header.id = f.name.clone();
-    let header_msg = referee_header_proto(&header);
+    let header_msg = referee::service::header_to_proto(&header);
     client
         .create_game(proto::CreateGameRequest {
             header: Some(header_msg),
@@ -218,52 +218,6 @@ async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, 
         ));
     }
     Ok(rulings)
-}
-
-/// The proto header for a parsed header, built through the log line so both stay in step.
-fn referee_header_proto(h: &referee::event::Header) -> proto::GameHeader {
-    let line = header_to_json(h);
-    let v: Value = serde_json::from_str(&line).expect("json");
-    let rules = v.get("rules").map(|r| proto::RuleOptions {
-        move_limit: r
-            .get("move_limit")
-            .and_then(Value::as_u64)
-            .map(|n| u32::try_from(n).expect("u32")),
-        foul_limit: r
-            .get("foul_limit")
-            .and_then(Value::as_u64)
-            .map(|n| u32::try_from(n).expect("u32")),
-        illegal_move: r
-            .get("illegal_move")
-            .and_then(Value::as_str)
-            .map(String::from),
-        repetition_count: r
-            .get("repetition_count")
-            .and_then(Value::as_u64)
-            .map(|n| u32::try_from(n).expect("u32")),
-        rule_set: r.get("rule_set").and_then(Value::as_str).map(String::from),
-    });
-    let clock = h.clock.as_ref().map(|c| proto::ClockControl {
-        initial_ms: c.initial_ms,
-        periods: c
-            .periods
-            .iter()
-            .map(|p| proto::Period {
-                moves: p.moves,
-                ms: p.ms,
-            })
-            .collect(),
-        increment_ms: c.increment_ms,
-        per_move_ms: c.per_move_ms,
-        per_move_after_ms: c.per_move_after_ms,
-    });
-    proto::GameHeader {
-        variant: h.variant.name().into(),
-        id: h.id.clone(),
-        start: h.start.clone().unwrap_or_default(),
-        rules,
-        clock,
-    }
 }
 
 /// The proto event for a log line, written field by field as a board's programmer would.

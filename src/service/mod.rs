@@ -9,6 +9,7 @@ mod error;
 mod live;
 pub mod proto;
 
+pub use convert::header_to_proto;
 pub use error::Error;
 pub use live::{LoadedLog, load_log};
 
@@ -26,9 +27,7 @@ use crate::log::{Log, NewEvent, Record};
 use crate::referee::{Referee, Ruling};
 
 use self::caller::Caller;
-use self::convert::{
-    event_from_proto, event_to_proto, header_from_proto, header_to_proto, ruling_to_proto,
-};
+use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
 use self::live::{LiveGames, unreadable};
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
 use crate::access::TokenStore;
