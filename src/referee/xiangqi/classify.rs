@@ -202,3 +202,43 @@ fn piece_counts(color: Color, kind: PieceKind, sq: Square) -> bool {
         _ => true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(fen: &str, iccs: &str) -> Class {
+        let before = Position::from_fen(fen).unwrap();
+        let mv = Move::parse(iccs).unwrap();
+        let mut after = before.clone();
+        after.play(mv);
+        classify(&before, mv, &after)
+    }
+
+    #[test]
+    fn chariot_on_an_unprotected_horse_chases() {
+        let class = named("5k3/9/1n7/8R/9/9/9/9/9/3K5 w - - 0 1", "i6i7");
+        let Class::Chase(chase) = class else {
+            panic!("{class:?}")
+        };
+        assert_eq!(
+            (chase.target.to_string(), chase.why),
+            ("b7".into(), Why::Unprotected)
+        );
+    }
+
+    #[test]
+    fn blocked_horse_attacks_nothing() {
+        // The horse on c4 would reach a5, but its leg b4 is occupied.
+        let fen = "3k5/9/9/9/r8/1p7/3r5/1N7/4A4/4K4 w - - 0 1";
+        assert_eq!(named(fen, "b2c4"), Class::Idle(None));
+    }
+
+    #[test]
+    fn check_outweighs_everything() {
+        assert_eq!(
+            named("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "a1a9"),
+            Class::Check
+        );
+    }
+}
