@@ -248,3 +248,113 @@ fn ccpd_throughput() {
         full.as_secs_f64() / bare.as_secs_f64()
     );
 }
+
+/// The Big5 codes of the characters of xiangqi notation, the only ones the move text of the
+/// CCPD originals uses (computed once from the Big5 table; other characters read as `?`).
+const BIG5_NOTATION: [([u8; 2], char); 35] = [
+    ([0xB6, 0x69], '進'),
+    ([0xA5, 0xAD], '平'),
+    ([0xA8, 0xAE], '車'),
+    ([0xAC, 0xB6], '炮'),
+    ([0xB0, 0xA8], '馬'),
+    ([0xB0, 0x68], '退'),
+    ([0xA4, 0xAD], '五'),
+    ([0xA2, 0xB0], '１'),
+    ([0xA2, 0xB4], '５'),
+    ([0xA4, 0x40], '一'),
+    ([0xA2, 0xB3], '４'),
+    ([0xA2, 0xB2], '３'),
+    ([0xA4, 0x54], '三'),
+    ([0xA5, 0x7C], '四'),
+    ([0xA4, 0x47], '二'),
+    ([0xA2, 0xB1], '２'),
+    ([0xA2, 0xB6], '７'),
+    ([0xA4, 0x43], '七'),
+    ([0xA4, 0xBB], '六'),
+    ([0xA2, 0xB7], '８'),
+    ([0xA2, 0xB5], '６'),
+    ([0xA4, 0x4B], '八'),
+    ([0xA7, 0x4C], '兵'),
+    ([0xA4, 0x45], '九'),
+    ([0xA8, 0xF2], '卒'),
+    ([0xA2, 0xB8], '９'),
+    ([0xB6, 0x48], '象'),
+    ([0xB1, 0x4E], '將'),
+    ([0xAC, 0xDB], '相'),
+    ([0xA4, 0x68], '士'),
+    ([0xAB, 0xD3], '帥'),
+    ([0xA5, 0x4B], '仕'),
+    ([0xAB, 0x65], '前'),
+    ([0xAB, 0xE1], '後'),
+    ([0xA4, 0xA4], '中'),
+];
+
+/// The text of a Big5 file as far as notation goes: ASCII as is, notation characters
+/// decoded, any other double-byte character as `?`.
+fn big5_notation(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            out.push(char::from(b));
+            i += 1;
+            continue;
+        }
+        let pair = [b, bytes.get(i + 1).copied().unwrap_or(0)];
+        let c = BIG5_NOTATION
+            .iter()
+            .find(|(code, _)| *code == pair)
+            .map_or('?', |(_, c)| *c);
+        out.push(c);
+        i += 2;
+    }
+    out
+}
+
+/// The moves of an original game record: the four-character tokens outside the tags.
+fn chinese_moves(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('['))
+        .flat_map(str::split_whitespace)
+        .filter(|t| t.chars().count() == 4 && !t.is_ascii())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The Big5 Chinese scoresheets of the CCPD games read back to ICCS, move by move, against
+/// the manifest's ICCS.
+#[test]
+fn ccpd_chinese_originals_read_to_the_manifest_moves() {
+    let Some(games) = games() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(MANIFEST)
+        .with_file_name("original");
+    let (mut read, mut total, mut whole) = (0, 0, 0);
+    for g in &games {
+        let Ok(bytes) = std::fs::read(dir.join(&g.id)) else {
+            continue;
+        };
+        let written = chinese_moves(&big5_notation(&bytes));
+        let mut pos = Position::startpos();
+        let mut all = written.len() == g.moves.len();
+        for (text, mv) in written.iter().zip(&g.moves) {
+            total += 1;
+            if pos.parse_notation(text) == Some(*mv) {
+                read += 1;
+            } else {
+                all = false;
+                eprintln!("{}: {text} does not read as {mv}", g.id);
+            }
+            pos.play(*mv);
+        }
+        whole += usize::from(all);
+    }
+    eprintln!(
+        "ccpd originals: {read} of {total} Chinese moves read to the manifest's move; {whole} of {} games whole",
+        games.len()
+    );
+    assert_eq!(read, total, "every Chinese move reads back");
+}

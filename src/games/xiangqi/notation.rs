@@ -38,20 +38,45 @@ impl Position {
 
     /// The legal move that `text` names in Chinese or WXF notation. Traditional and
     /// simplified piece names and full-width digits are accepted.
+    ///
+    /// Many scoresheets give the file number where 前/后 would be due (`炮三进二` for the
+    /// back one of two cannons on file 3); such a text is read when exactly one legal move
+    /// fits it.
     pub fn parse_notation(&self, text: &str) -> Option<Move> {
         let wanted = normalise(text.trim());
-        self.legal_moves().into_iter().find(|mv| {
+        let moves = self.legal_moves();
+        let fits = |mv: &Move, tandem: bool| {
             [Notation::Chinese, Notation::Wxf].iter().any(|n| {
-                self.notate(*mv, *n)
+                self.notate_with(*mv, *n, tandem)
                     .is_some_and(|t| normalise(&t) == wanted)
             })
-        })
+        };
+        if let Some(mv) = moves.iter().find(|mv| fits(mv, true)) {
+            return Some(*mv);
+        }
+        let mut by_file = moves.iter().filter(|mv| fits(mv, false));
+        match (by_file.next(), by_file.next()) {
+            (Some(mv), None) => Some(*mv),
+            _ => None,
+        }
     }
 
     fn notate(&self, mv: Move, notation: Notation) -> Option<String> {
+        self.notate_with(mv, notation, true)
+    }
+
+    /// `tandem`: tell two like pieces on a file apart by 前/后 (the standard way), or
+    /// give the file number anyway (the lenient reading).
+    fn notate_with(&self, mv: Move, notation: Notation, tandem: bool) -> Option<String> {
         let piece = self.piece_at(mv.from)?;
         let color = piece.color;
-        let tag = self.tandem(mv.from);
+        // Advisors and elephants keep their file number: the direction tells them apart.
+        let named_by_file = matches!(piece.kind, PieceKind::Advisor | PieceKind::Elephant);
+        let tag = if tandem && !named_by_file {
+            self.tandem(mv.from)
+        } else {
+            None
+        };
         let (name, file) = match notation {
             Notation::Chinese => (
                 chinese_name(color, piece.kind),

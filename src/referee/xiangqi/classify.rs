@@ -11,7 +11,7 @@ use crate::games::xiangqi::{Color, Move, PieceKind, Position, Square};
 pub enum Class {
     /// 将: the move attacks the enemy general (28.1).
     Check,
-    /// 杀: the move threatens mate next move by a check (28.2).
+    /// 杀: the move threatens a mate by a check or a series of checks next (28.2).
     MateThreat { mate: Move },
     /// 捉: the move makes a new capture possible that wins material (28.3).
     Chase(Chase),
@@ -50,9 +50,10 @@ impl fmt::Display for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Class::Check => f.write_str("check (将, 28.1)"),
-            Class::MateThreat { mate } => {
-                write!(f, "mate threat (杀, 28.2): {mate} would mate next")
-            }
+            Class::MateThreat { mate } => write!(
+                f,
+                "mate threat (杀, 28.2): {mate} would start a mate by checks next"
+            ),
             Class::Chase(c) => write!(f, "chase (捉, 28.3) of {c}"),
             Class::Idle(None) => f.write_str("idle (闲)"),
             Class::Idle(Some(note)) => write!(f, "idle (闲): {note}"),
@@ -97,13 +98,37 @@ pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
     Class::Idle((!notes.is_empty()).then(|| notes.join("; ")))
 }
 
-/// A checking move that mates at once, for the side to move.
+/// How many checks in a row a mate threat may take (28.2 "a check or a series of checks").
+/// Two keeps the search small: it runs only when a cycle is judged.
+const MATE_CHECKS: u32 = 2;
+
+/// The first check of a mate the side to move can force by checks alone.
 fn mate_in_one(pos: &Position) -> Option<Move> {
-    pos.legal_moves().into_iter().find(|&m| {
-        let mut next = pos.clone();
-        next.play(m);
-        next.in_check() && next.legal_moves().is_empty()
-    })
+    pos.legal_moves()
+        .into_iter()
+        .find(|&m| mates_by_checks(pos, m, MATE_CHECKS))
+}
+
+/// Whether the check `m` mates, or leaves every reply to a further mate by checks.
+fn mates_by_checks(pos: &Position, m: Move, checks: u32) -> bool {
+    let mut next = pos.clone();
+    next.play(m);
+    if !next.in_check() {
+        return false;
+    }
+    let replies = next.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    checks > 1
+        && replies.iter().all(|&r| {
+            let mut after = next.clone();
+            after.play(r);
+            after
+                .legal_moves()
+                .into_iter()
+                .any(|m2| mates_by_checks(&after, m2, checks - 1))
+        })
 }
 
 /// The captures the mover could make in `threat` (its turn again) that it could not make
@@ -175,5 +200,45 @@ fn piece_counts(color: Color, kind: PieceKind, sq: Square) -> bool {
         PieceKind::General => false,
         PieceKind::Soldier => Position::across_river(color, sq),
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(fen: &str, iccs: &str) -> Class {
+        let before = Position::from_fen(fen).unwrap();
+        let mv = Move::parse(iccs).unwrap();
+        let mut after = before.clone();
+        after.play(mv);
+        classify(&before, mv, &after)
+    }
+
+    #[test]
+    fn chariot_on_an_unprotected_horse_chases() {
+        let class = named("5k3/9/1n7/8R/9/9/9/9/9/3K5 w - - 0 1", "i6i7");
+        let Class::Chase(chase) = class else {
+            panic!("{class:?}")
+        };
+        assert_eq!(
+            (chase.target.to_string(), chase.why),
+            ("b7".into(), Why::Unprotected)
+        );
+    }
+
+    #[test]
+    fn blocked_horse_attacks_nothing() {
+        // The horse on c4 would reach a5, but its leg b4 is occupied.
+        let fen = "3k5/9/9/9/r8/1p7/3r5/1N7/4A4/4K4 w - - 0 1";
+        assert_eq!(named(fen, "b2c4"), Class::Idle(None));
+    }
+
+    #[test]
+    fn check_outweighs_everything() {
+        assert_eq!(
+            named("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "a1a9"),
+            Class::Check
+        );
     }
 }

@@ -27,6 +27,7 @@ impl Conduct {
         }
     }
 
+    /// The conduct in the words of the ruling's text.
     pub fn describe(self) -> &'static str {
         match self {
             Conduct::PerpetualCheck => "perpetual check (长将, forbidden)",
