@@ -151,7 +151,8 @@ impl DrawCounters {
 
     fn repetition(&self, seq: u64) -> Ruling {
         let seen = self.occurrences();
-        let evidence: Vec<u64> = seen.iter().map(|o| o.seq).collect();
+        // Seq 0 is the start position, which is no event.
+        let evidence: Vec<u64> = seen.iter().map(|o| o.seq).filter(|s| *s > 0).collect();
         let list = occurrence_list(&seen);
         let first = seen.first().map_or(0, |o| o.seq);
         match self.perpetual_checker(first) {

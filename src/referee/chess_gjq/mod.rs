@@ -186,7 +186,7 @@ impl ChessGjqTable {
             _ => "an illegal move loses",
         };
         let text = format!(
-            "{} ({}) played {played} at event {seq}: {why}. {consequence} ({article})",
+            "{} ({}) played {played} at event {seq}: {why}; {consequence} ({article})",
             name(side),
             self.move_number(side)
         );

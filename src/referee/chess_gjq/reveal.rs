@@ -71,7 +71,9 @@ impl ChessGjqTable {
         let promotion_role = promotion.and_then(Role::from_char);
         match self.position.reveal(square, role, promotion_role) {
             Ok(()) => self.revealed(seq, role, promotion_role),
-            Err(why @ RevealError::NotPending { .. }) => vec![self.out_of_order(seq, side, &why)],
+            Err(why @ RevealError::NotPending { .. }) => {
+                vec![self.out_of_order(seq, side, square, &why)]
+            }
             Err(why) => vec![self.impossible_reveal(seq, side, &why)],
         }
     }
@@ -93,10 +95,10 @@ impl ChessGjqTable {
     }
 
     /// Turning up a piece in place, or before it moves, loses (chess_gjq 5.5).
-    fn out_of_order(&self, seq: u64, side: Side, why: &RevealError) -> Ruling {
+    fn out_of_order(&self, seq: u64, side: Side, square: Square, why: &RevealError) -> Ruling {
         let text = format!(
-            "{} turned up the piece named at event {seq}: {why}. Only a hidden piece that has \
-             just moved is turned up (move first, then reveal, chess_gjq 3.1.5); turning a \
+            "{} turned up {square} at event {seq}: {why}. Only a hidden piece that has just \
+             moved is turned up (move first, then reveal, chess_gjq 3.1.5); turning a \
              piece up in place or before moving it loses (chess_gjq 5.5)",
             name(side)
         );
@@ -106,11 +108,16 @@ impl ChessGjqTable {
     /// A reveal the colour's piece set cannot hold, or a wrong promotion: the board and the
     /// log disagree and the arbiter must look; the move still waits for a true reveal.
     fn impossible_reveal(&self, seq: u64, side: Side, why: &RevealError) -> Ruling {
+        let set = match why {
+            RevealError::Inconsistent { .. } => {
+                " The hidden pieces of a colour are 8 pawns, 2 rooks, 2 knights, 2 bishops \
+                 and 1 queen, and captured hidden pieces stay unknown (chess_gjq 8.6)."
+            }
+            _ => "",
+        };
         let text = format!(
-            "{} reported a reveal at event {seq} that cannot be: {why}. The hidden pieces of \
-             a colour are 8 pawns, 2 rooks, 2 knights, 2 bishops and 1 queen, and captured \
-             hidden pieces stay unknown; the arbiter must look at the piece, and the move \
-             waits for its true reveal",
+            "{} reported a reveal at event {seq} that cannot be: {why}.{set} The arbiter must \
+             look at the piece; the move waits for its true reveal",
             name(side)
         );
         Ruling::notice(
