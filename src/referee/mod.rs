@@ -237,7 +237,10 @@ impl Referee {
     fn touch_view(&self) -> Option<View> {
         match &self.table {
             Table::Xiangqi(t) => Some(t.touch_view()),
-            Table::ChessGjq(_) | Table::Draughts(_) => None,
+            Table::ChessGjq(t) => Some(t.touch_view()),
+            // Draughts touch-move (5.11) is an irregularity the opponent may have corrected,
+            // so it belongs to the draughts table's correction procedure.
+            Table::Draughts(_) => None,
         }
     }
 

@@ -46,6 +46,31 @@ impl ChessGjqTable {
         self.position.to_fen()
     }
 
+    /// Owners of the occupied squares and the legal moves, for touch-move (chess_gjq 8.2).
+    pub fn touch_view(&self) -> crate::referee::touch::View {
+        use crate::games::chess_gjq::Square as Sq;
+        let owners = (0..Sq::COUNT)
+            .filter_map(Sq::from_index)
+            .filter_map(|sq| {
+                self.position
+                    .piece_at(sq)
+                    .map(|p| (crate::event::Square::ChessGjq(sq), side_of(p.color)))
+            })
+            .collect();
+        let legal = self
+            .position
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                (
+                    crate::event::Square::ChessGjq(m.from),
+                    crate::event::Square::ChessGjq(m.to),
+                )
+            })
+            .collect();
+        crate::referee::touch::View { owners, legal }
+    }
+
     pub fn side_to_move(&self) -> Side {
         side_of(self.position.side_to_move())
     }
