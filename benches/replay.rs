@@ -43,6 +43,16 @@ fn events(moves: &str) -> Vec<Event> {
 fn main() {
     let games = games();
     let header = Header::new(Variant::Xiangqi, "bench");
+    // Cut each game where the referee ends it (a cycle verdict, the move limit, mate), so
+    // only moves that are really judged are counted.
+    let games: Vec<Vec<Event>> = games
+        .into_iter()
+        .map(|events| {
+            let end = replay(&header, &events).expect("replay").ending();
+            let judged = end.map_or(events.len(), |e| usize::try_from(e.at).expect("seq"));
+            events[..judged].to_vec()
+        })
+        .collect();
     let moves: usize = games.iter().map(Vec::len).sum();
     let mut best = f64::MAX;
     let mut rulings = 0;
