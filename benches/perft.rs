@@ -15,6 +15,28 @@ fn measure(variant: Variant, fen: Option<&str>, depth: u32) {
     );
 }
 
+/// Ordinary chess perft by shakmaty (an independent, well-kept chess crate), from the same
+/// position in the same run: chess_gjq without hidden pieces is ordinary chess.
+fn shakmaty_side_by_side(fen: &str, depth: u32) {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .expect("position");
+    let start = Instant::now();
+    let nodes = shakmaty::perft(&pos, depth);
+    let secs = start.elapsed().as_secs_f64();
+    let rate = nodes as f64 / secs / 1e6;
+    println!(
+        "shakmaty  depth {depth} from {fen}: {nodes} nodes in {secs:.2} s = {rate:.1} M nodes/s"
+    );
+}
+
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -31,5 +53,9 @@ fn main() {
     }
     measure(Variant::Xiangqi, None, 5);
     measure(Variant::ChessGjq, None, 5);
+    measure(Variant::ChessGjq, Some(CHESS_START), 5);
+    shakmaty_side_by_side(CHESS_START, 5);
+    measure(Variant::ChessGjq, Some(KIWIPETE), 4);
+    shakmaty_side_by_side(KIWIPETE, 4);
     measure(Variant::Draughts, None, 8);
 }

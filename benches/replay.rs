@@ -40,33 +40,151 @@ fn events(moves: &str) -> Vec<Event> {
         .collect()
 }
 
-fn main() {
-    let games = games();
-    let header = Header::new(Variant::Xiangqi, "bench");
-    // Cut each game where the referee ends it (a cycle verdict, the move limit, mate), so
-    // only moves that are really judged are counted.
-    let games: Vec<Vec<Event>> = games
+/// Cuts each game where the referee ends it (a cycle verdict, the move limit, mate), so only
+/// events that are really judged are counted.
+fn judged(header: &Header, games: Vec<Vec<Event>>) -> Vec<Vec<Event>> {
+    games
         .into_iter()
         .map(|events| {
-            let end = replay(&header, &events).expect("replay").ending();
+            let end = replay(header, &events).expect("replay").ending();
             let judged = end.map_or(events.len(), |e| usize::try_from(e.at).expect("seq"));
             events[..judged].to_vec()
         })
-        .collect();
-    let moves: usize = games.iter().map(Vec::len).sum();
+        .collect()
+}
+
+/// Replays every game five times through the pure fold; prints the best time.
+fn measure(name: &str, header: &Header, games: &[Vec<Event>]) {
+    let moves: usize = games
+        .iter()
+        .flatten()
+        .filter(|e| matches!(e.kind, EventKind::Move { .. }))
+        .count();
+    let events: usize = games.iter().map(Vec::len).sum();
     let mut best = f64::MAX;
     let mut rulings = 0;
     for _ in 0..5 {
         let start = Instant::now();
         rulings = 0;
-        for events in &games {
-            rulings += replay(&header, events).expect("replay").rulings().len();
+        for events in games {
+            rulings += replay(header, events).expect("replay").rulings().len();
         }
         best = best.min(start.elapsed().as_secs_f64());
     }
     println!(
-        "xiangqi replay: {} games, {moves} moves, {rulings} rulings, best of 5: {best:.3} s = {:.0} moves/s",
+        "{name} replay: {} games, {moves} moves ({events} events), {rulings} rulings, best of 5: {best:.3} s = {:.0} moves/s",
         games.len(),
         moves as f64 / best
+    );
+}
+
+/// A small deterministic generator (64-bit LCG, high bits), so the games are the same on
+/// every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(self.0 >> 33).unwrap_or(0) % n.max(1)
+    }
+}
+
+/// Random chess_gjq games from the hidden start (no chess_gjq game records exist): each side's
+/// 15 hidden pieces are shuffled over its start squares (3.1.2), moves are drawn uniformly
+/// from the legal ones, and each hidden piece's move is followed by its `reveal` from the
+/// shuffle (promoting to a queen where a revealed pawn stands on the last rank).
+fn chess_gjq_games(count: usize, max_plies: usize) -> Vec<Vec<Event>> {
+    use referee::games::chess_gjq::{self as gjq, Color, Role};
+    let mut rng = Lcg(0x5EED_C4E5);
+    (0..count)
+        .map(|_| {
+            let mut setup: [Option<Role>; 64] = [None; 64];
+            for color in [Color::White, Color::Black] {
+                let squares: Vec<gjq::Square> = (0..gjq::Square::COUNT)
+                    .filter_map(gjq::Square::from_index)
+                    .filter(|&sq| gjq::start_role(color, sq).is_some_and(|role| role != Role::King))
+                    .collect();
+                let mut roles: Vec<Role> = squares
+                    .iter()
+                    .filter_map(|&sq| gjq::start_role(color, sq))
+                    .collect();
+                for i in (1..roles.len()).rev() {
+                    roles.swap(i, rng.below(i + 1));
+                }
+                for (sq, role) in squares.into_iter().zip(roles) {
+                    setup[sq.index()] = Some(role);
+                }
+            }
+            let mut pos = gjq::Position::startpos();
+            let mut events = Vec::new();
+            for _ in 0..max_plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                let side = match pos.side_to_move() {
+                    Color::White => Side::First,
+                    Color::Black => Side::Second,
+                };
+                let mut origin = setup[mv.from.index()].take();
+                pos.play(mv);
+                events.push(Event {
+                    side,
+                    ts_ms: None,
+                    kind: EventKind::Move {
+                        from: Square::ChessGjq(mv.from),
+                        to: Square::ChessGjq(mv.to),
+                        promotion: mv.promotion.map(|r| r.upper_char()),
+                        captures: None,
+                    },
+                });
+                if let Some(square) = pos.pending_reveal() {
+                    if square != mv.to {
+                        // Castling (4.1.3): the hidden rook-square piece went from its corner
+                        // to the king's other side.
+                        let corner = if square.file() == 5 { 7 } else { 0 };
+                        let from = gjq::Square::from_index(usize::from(square.rank() * 8 + corner));
+                        origin = from.and_then(|sq| setup[sq.index()].take());
+                    }
+                    let role = origin.expect("a hidden piece moved from its start square");
+                    let last_rank = match side {
+                        Side::First => square.rank() == 7,
+                        _ => square.rank() == 0,
+                    };
+                    let promotion = (role == Role::Pawn && last_rank).then_some(Role::Queen);
+                    if pos.reveal(square, role, promotion).is_err() {
+                        break;
+                    }
+                    events.push(Event {
+                        side,
+                        ts_ms: None,
+                        kind: EventKind::Reveal {
+                            square: Square::ChessGjq(square),
+                            piece: role.upper_char(),
+                            promotion: promotion.map(|r| r.upper_char()),
+                        },
+                    });
+                }
+                if pos.status() != gjq::Status::Ongoing {
+                    break;
+                }
+            }
+            events
+        })
+        .collect()
+}
+
+fn main() {
+    let header = Header::new(Variant::Xiangqi, "bench");
+    measure("xiangqi", &header, &judged(&header, games()));
+    let header = Header::new(Variant::ChessGjq, "bench");
+    measure(
+        "chess_gjq",
+        &header,
+        &judged(&header, chess_gjq_games(500, 160)),
     );
 }

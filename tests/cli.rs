@@ -40,6 +40,30 @@ fn replay_without_json_is_for_people() {
 }
 
 #[test]
+fn replay_for_people_writes_the_scoresheet() {
+    // chess_gjq 3.1.5/9.3: a hidden piece's move is written with what it turned out to be.
+    let fixture = repo_path("replay-fixtures/chess_gjq/spec-example-opening.jsonl");
+    let out = referee(&["replay", fixture.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    for line in [
+        "1.      events 1-2       e2-e4车",
+        "1...    events 3-4       c7-c5马",
+        "2.      events 5-6       暗马g1-f3象",
+    ] {
+        assert!(stdout.contains(line), "{line:?} missing from\n{stdout}");
+    }
+    // xiangqi: Chinese notation with the ICCS squares and WXF.
+    let fixture = repo_path("replay-fixtures/xiangqi/blocked-horse-leg.jsonl");
+    let out = referee(&["replay", fixture.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(stdout.contains("event 1          "), "{stdout}");
+    assert!(
+        stdout.contains(" ?\n"),
+        "the illegal move is marked: {stdout}"
+    );
+}
+
+#[test]
 fn a_malformed_log_names_its_line_and_exits_2() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("bad.jsonl");

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::event::parse_log;
-use crate::referee::replay;
+use crate::event::{Event, EventKind, Header, Side, parse_log};
+use crate::referee::{Referee, SetupError, replay};
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
@@ -22,7 +22,12 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let referee = match replay(&log.header, &log.events) {
+    let replayed = if json {
+        replay(&log.header, &log.events).map(|r| (r, Vec::new()))
+    } else {
+        replay_with_score(&log.header, &log.events)
+    };
+    let (referee, score) = match replayed {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{}: line {}: {e}", file.display(), log.header_line);
@@ -37,7 +42,7 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             .iter()
             .try_for_each(|r| writeln!(out, "{}", r.to_json(variant)))
     } else {
-        write_human(&mut out, &referee, log.events.len())
+        write_human(&mut out, &referee, &score, log.events.len())
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -52,11 +57,22 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
 fn write_human(
     out: &mut impl Write,
     referee: &crate::referee::Referee,
+    score: &[ScoreLine],
     events: usize,
 ) -> std::io::Result<()> {
     let header = referee.header();
     let variant = header.variant;
     writeln!(out, "game {} ({variant}), {events} events", header.id)?;
+    if !score.is_empty() {
+        writeln!(out, "moves")?;
+    }
+    for line in score {
+        let events = match line.last {
+            Some(last) => format!("events {}-{last}", line.first),
+            None => format!("event {}", line.first),
+        };
+        writeln!(out, "  {:<7} {:<16} {}", line.number, events, line.text)?;
+    }
     if referee.rulings().is_empty() {
         writeln!(out, "no rulings")?;
     }
@@ -72,4 +88,58 @@ fn write_human(
         )?,
     }
     writeln!(out, "position {}", referee.fen())
+}
+
+/// One move of the scoresheet in the human-readable replay: its number (`12.` or `12...`),
+/// its notation, and the events it rests on (a chess_gjq move and its reveal).
+struct ScoreLine {
+    number: String,
+    text: String,
+    first: u64,
+    last: Option<u64>,
+}
+
+/// Replays the log as [`replay`] does, writing down each move in the game's notation as it
+/// is played (chess_gjq 9.3 `e2-e4车`; xiangqi Chinese, ICCS and WXF; draughts as logged).
+/// A move the rules did not allow is written with its squares and `?`.
+fn replay_with_score(
+    header: &Header,
+    events: &[Event],
+) -> Result<(Referee, Vec<ScoreLine>), SetupError> {
+    let mut referee = Referee::new(header)?;
+    let mut score: Vec<ScoreLine> = Vec::new();
+    let mut number = 1u32;
+    for (seq, event) in (1..).zip(events) {
+        let described = referee.describe(event);
+        match &event.kind {
+            EventKind::Move { from, to, .. } => {
+                let text = described.unwrap_or_else(|| match &event.kind {
+                    EventKind::Move {
+                        captures: Some(_), ..
+                    } => format!("{from}x{to} ?"),
+                    _ => format!("{from}-{to} ?"),
+                });
+                let second = event.side == Side::Second;
+                let dots = if second { "..." } else { "." };
+                score.push(ScoreLine {
+                    number: format!("{number}{dots}"),
+                    text,
+                    first: seq,
+                    last: None,
+                });
+                if second {
+                    number += 1;
+                }
+            }
+            EventKind::Reveal { .. } => {
+                if let (Some(line), Some(text)) = (score.last_mut(), described) {
+                    line.text.push_str(&text);
+                    line.last = Some(seq);
+                }
+            }
+            _ => {}
+        }
+        referee.apply(seq, event);
+    }
+    Ok((referee, score))
 }

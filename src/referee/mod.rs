@@ -301,6 +301,18 @@ impl Referee {
         }
     }
 
+    /// How a scoresheet writes `event` in the current state, before it is applied: a move
+    /// in the game's notation (chess_gjq 9.3 `暗马g1-f3`, xiangqi `炮二平五 h2-e2 C2=5`), or
+    /// what a chess_gjq reveal adds to its move (`后`). `None` for other events, for moves the
+    /// rules do not allow, and for draughts (whose moves are already PDN).
+    pub fn describe(&self, event: &Event) -> Option<String> {
+        match &self.table {
+            Table::ChessGjq(t) => t.describe(event),
+            Table::Xiangqi(t) => t.describe_event(event),
+            Table::Draughts(_) => None,
+        }
+    }
+
     /// The player whose move it is.
     pub fn side_to_move(&self) -> Side {
         match &self.table {

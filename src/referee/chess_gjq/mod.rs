@@ -75,6 +75,32 @@ impl ChessGjqTable {
         side_of(self.position.side_to_move())
     }
 
+    /// How the scoresheet of chess_gjq 9.3 writes `event` in the current position: a move
+    /// (`暗马g1-f3`, `后d1-d5`) or what a reveal adds to it (`后`); `None` for other events and
+    /// for moves the rules do not allow.
+    pub fn describe(&self, event: &Event) -> Option<String> {
+        match &event.kind {
+            EventKind::Move {
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                let (from, to) = (from.chess_gjq()?, to.chess_gjq()?);
+                let promotion = promotion.and_then(Role::from_char);
+                let mv = self.position.check_move(from, to, promotion).ok()?;
+                Some(notation::chinese(&self.position, mv))
+            }
+            EventKind::Reveal {
+                piece, promotion, ..
+            } => Some(notation::chinese_reveal(
+                Role::from_char(*piece)?,
+                promotion.and_then(Role::from_char),
+            )),
+            _ => None,
+        }
+    }
+
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move {

@@ -36,3 +36,95 @@ fn body(before: &Position, mv: Move) -> String {
         format!("{}-{}", mv.from, mv.to)
     }
 }
+
+/// The rule book's Chinese name of a role (chess_gjq 2.1.3).
+pub fn chinese_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "王",
+        Role::Queen => "后",
+        Role::Rook => "车",
+        Role::Knight => "马",
+        Role::Bishop => "象",
+        Role::Pawn => "兵",
+    }
+}
+
+/// A move as the scoresheet of chess_gjq 9.3 writes it, before its reveal: a revealed
+/// piece is named (`后d1-d5`), a hidden piece by its start square's name (`暗马g1-f3`) except
+/// a hidden pawn-square piece, which is written by its squares alone (`e2-e4`, 3.1.5);
+/// `×` for a capture, `0-0`/`0-0-0` for castling, `ep` for en passant, `=后` for a
+/// promotion. [`chinese_reveal`] gives what the reveal adds (`车` in `e2-e4车`).
+pub fn chinese(before: &Position, mv: Move) -> String {
+    let body = body(before, mv).replace('x', "×");
+    if body.starts_with('0') {
+        return body;
+    }
+    let Some(piece) = before.piece_at(mv.from) else {
+        return body;
+    };
+    let role = before.moves_as(mv.from);
+    let mut text = match (piece.role, role) {
+        // Hidden: named by the start square's piece, pawns unnamed.
+        (None, Some(Role::Pawn)) | (None, None) => body,
+        (None, Some(start)) => format!("暗{}{body}", chinese_name(start)),
+        (Some(role), _) => format!("{}{body}", chinese_name(role)),
+    };
+    if let Some(promoted) = mv.promotion {
+        text.push('=');
+        text.push_str(chinese_name(promoted));
+    }
+    text
+}
+
+/// What a reveal adds to its move on the scoresheet (chess_gjq 9.3): the piece's name, and
+/// `=后` when the revealed pawn promotes at once (`暗车a1×a8兵=后`).
+pub fn chinese_reveal(role: Role, promotion: Option<Role>) -> String {
+    let mut text = chinese_name(role).to_string();
+    if let Some(promoted) = promotion {
+        text.push('=');
+        text.push_str(chinese_name(promoted));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{chinese, chinese_reveal};
+    use crate::games::chess_gjq::{Move, Position, Role, Square};
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).expect("square")
+    }
+
+    #[test]
+    fn rule_book_examples() {
+        // 9.3: "e2—e4车", "暗马g1—f3后", "暗车a1×a8兵=后", "后d1-d5".
+        let start = Position::startpos();
+        let pawn = chinese(&start, Move::new(sq("e2"), sq("e4")));
+        assert_eq!(
+            format!("{pawn}{}", chinese_reveal(Role::Rook, None)),
+            "e2-e4车"
+        );
+        let knight = chinese(&start, Move::new(sq("g1"), sq("f3")));
+        assert_eq!(
+            format!("{knight}{}", chinese_reveal(Role::Queen, None)),
+            "暗马g1-f3后"
+        );
+        let open = Position::from_fen("x3k3/8/8/8/8/8/8/X3K3 w - - 0 1").expect("fen");
+        let rook = chinese(&open, Move::new(sq("a1"), sq("a8")));
+        let reveal = chinese_reveal(Role::Pawn, Some(Role::Queen));
+        assert_eq!(format!("{rook}{reveal}"), "暗车a1×a8兵=后");
+        let queen = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").expect("fen");
+        assert_eq!(chinese(&queen, Move::new(sq("d1"), sq("d5"))), "后d1-d5");
+    }
+
+    #[test]
+    fn castling_takes_the_reveal() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2X w K - 0 1").expect("fen");
+        let castle = chinese(&pos, Move::new(sq("e1"), sq("g1")));
+        assert_eq!(
+            format!("{castle}{}", chinese_reveal(Role::Knight, None)),
+            "0-0马"
+        );
+    }
+}

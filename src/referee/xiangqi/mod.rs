@@ -107,6 +107,19 @@ impl XiangqiTable {
         side_of(self.position.side_to_move())
     }
 
+    /// A move in Chinese notation with its ICCS squares and WXF (`炮二平五 h2-e2 C2=5`), in
+    /// the current position; `None` for other events and for moves the rules do not allow.
+    pub fn describe_event(&self, event: &Event) -> Option<String> {
+        let EventKind::Move { from, to, .. } = &event.kind else {
+            return None;
+        };
+        let (from, to) = (from.xiangqi()?, to.xiangqi()?);
+        let mv = self.position.check_move(from, to).ok()?;
+        let chinese = self.position.to_chinese(mv)?;
+        let wxf = self.position.to_wxf(mv)?;
+        Some(format!("{chinese} {from}-{to} {wxf}"))
+    }
+
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move { from, to, .. } => {
