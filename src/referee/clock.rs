@@ -163,7 +163,8 @@ impl Clock {
         }
     }
 
-    fn remaining_at(&self, side: Side, ts: Option<u64>) -> Option<i64> {
+    /// Time `side` has left at `ts` by the referee's clock; `None` without a time control.
+    pub fn remaining_at(&self, side: Side, ts: Option<u64>) -> Option<i64> {
         self.control.as_ref()?;
         let a = &self.accounts[index(side)];
         let running = if side == self.running {

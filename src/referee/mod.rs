@@ -10,6 +10,7 @@ mod draughts;
 mod fouls;
 mod offers;
 mod ruling;
+mod time_draws;
 pub(crate) mod touch;
 mod xiangqi;
 
@@ -55,6 +56,14 @@ pub struct Ending {
     pub at: u64,
 }
 
+/// A binding draughts touch (5.11): who touched which movable piece, at which event.
+#[derive(Clone, Copy, Debug)]
+struct DraughtsTouch {
+    side: Side,
+    square: crate::games::draughts::Square,
+    at: u64,
+}
+
 /// A game being refereed: feed it events in log order with [`Referee::apply`].
 #[derive(Clone, Debug)]
 pub struct Referee {
@@ -64,6 +73,11 @@ pub struct Referee {
     fouls: FoulBook,
     clock: Clock,
     touches: TouchMove,
+    /// Draughts 5.11: the movable piece the side to move touched (side, square, seq), until
+    /// its move; and the last touch a move was judged against, re-armed if that move is
+    /// voided by a demand for correction.
+    draughts_touch: Option<DraughtsTouch>,
+    draughts_touch_used: Option<DraughtsTouch>,
     /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
     sides: Vec<Side>,
     rulings: Vec<Ruling>,
@@ -95,6 +109,8 @@ impl Referee {
             fouls: FoulBook::new(header),
             clock: Clock::new(header),
             touches: TouchMove::default(),
+            draughts_touch: None,
+            draughts_touch_used: None,
             sides: Vec::new(),
             rulings: Vec::new(),
             ending: None,
@@ -121,6 +137,7 @@ impl Referee {
             return Vec::new();
         }
         let mut new = self.judge(seq, event);
+        self.forfeit_draws(&mut new);
         let limits: Vec<Ruling> = new.iter().filter_map(|r| self.fouls.count(r)).collect();
         new.extend(limits);
         for ruling in &new {
@@ -176,6 +193,11 @@ impl Referee {
             } => {
                 vec![self.clock.claim_flag(seq, event.side, event.ts_ms)]
             }
+            EventKind::Claim {
+                claim: ClaimKind::InsufficientMaterial,
+            } if variant == Variant::Draughts => {
+                vec![self.judgment_claim(seq, event.side, event.ts_ms)]
+            }
             _ => {
                 let mut out = Vec::new();
                 match &event.kind {
@@ -189,6 +211,7 @@ impl Referee {
                         adjust: false,
                     } => {
                         let to_move = self.side_to_move();
+                        self.draughts_touched(seq, event.side, *square);
                         if let Some(view) = self.touch_view() {
                             out.extend(
                                 self.touches
@@ -248,7 +271,48 @@ impl Referee {
         match &mut self.table {
             Table::ChessGjq(t) => t.apply(seq, event),
             Table::Xiangqi(t) => t.apply(seq, event),
-            Table::Draughts(t) => t.apply(seq, event),
+            Table::Draughts(t) => match &event.kind {
+                EventKind::Move { .. } => {
+                    let touch = self.draughts_touch.take();
+                    self.draughts_touch_used = touch.filter(|t| t.side == event.side);
+                    match self.draughts_touch_used {
+                        Some(touch) => t.apply_after_touch(seq, event, touch.square, touch.at),
+                        None => t.apply(seq, event),
+                    }
+                }
+                EventKind::Claim {
+                    claim: ClaimKind::IllegalMove,
+                } => {
+                    // A demand for correction voids the move: the touch binds its replacement.
+                    let rearm = self.draughts_touch_used.filter(|u| {
+                        u.side == event.side.opponent() && t.correction_pending(u.side)
+                    });
+                    let out = t.apply(seq, event);
+                    if rearm.is_some() && !t.correction_pending(event.side.opponent()) {
+                        self.draughts_touch = rearm;
+                    }
+                    out
+                }
+                _ => t.apply(seq, event),
+            },
+        }
+    }
+
+    /// Draughts 5.11: a touch of an own movable piece by the side to move binds its move (the
+    /// first such touch; an `adjust` touch never reaches here).
+    fn draughts_touched(&mut self, seq: u64, side: Side, square: crate::event::Square) {
+        let Table::Draughts(t) = &self.table else {
+            return;
+        };
+        if self.draughts_touch.is_some() {
+            return;
+        }
+        if let Some(square) = t.touch_binds(side, square) {
+            self.draughts_touch = Some(DraughtsTouch {
+                side,
+                square,
+                at: seq,
+            });
         }
     }
 

@@ -5,6 +5,7 @@
 mod draws;
 mod notation;
 mod reveal;
+mod time;
 
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;

@@ -3,6 +3,8 @@
 
 mod correction;
 mod draw_counts;
+pub(super) mod time;
+mod touch;
 
 use std::collections::HashMap;
 

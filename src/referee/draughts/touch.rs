@@ -1,0 +1,81 @@
+//! Touch-move in draughts (5.11): a player who touches an own piece that can move must move
+//! it. Moving another piece instead is an irregularity of 7.4 ("touching one piece and moving
+//! another"), left to the opponent's decision like the others: the opponent may demand
+//! correction (the move is void and the touched piece must be played) or play on (7.7).
+
+use crate::event::{Event, EventKind, Side, Square as EventSquare};
+use crate::games::draughts::{Resolution, Square};
+
+use super::{DraughtsTable, Ruling, color_of, name};
+
+impl DraughtsTable {
+    /// Whether touching `square` binds `side` (5.11): it is the side to move, the square holds
+    /// one of its pieces, and that piece has a legal move.
+    pub fn touch_binds(&self, side: Side, square: EventSquare) -> Option<Square> {
+        let square = square.draughts()?;
+        let color = color_of(side)?;
+        let pos = &self.game.position;
+        if pos.side_to_move() != color || pos.piece_at(square).is_none_or(|p| p.color != color) {
+            return None;
+        }
+        pos.legal_moves()
+            .iter()
+            .any(|mv| mv.from() == square)
+            .then_some(square)
+    }
+
+    /// Whether an irregular move of `side` awaits the opponent's decision.
+    pub fn correction_pending(&self, side: Side) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.side == side)
+    }
+
+    /// A move after `side` touched its movable piece on `touched` at event `touched_at`: a
+    /// legal move of another piece is the irregularity of 5.11/7.4; anything else is judged
+    /// as any move is.
+    pub fn apply_after_touch(
+        &mut self,
+        seq: u64,
+        event: &Event,
+        touched: Square,
+        touched_at: u64,
+    ) -> Vec<Ruling> {
+        let EventKind::Move {
+            from, to, captures, ..
+        } = &event.kind
+        else {
+            return self.apply(seq, event);
+        };
+        let (Some(from), Some(to)) = (from.draughts(), to.draughts()) else {
+            return self.apply(seq, event);
+        };
+        let captures: Option<Vec<Square>> = captures
+            .as_ref()
+            .map(|c| c.iter().filter_map(|s| s.draughts()).collect());
+        let pos = &self.game.position;
+        let in_turn = color_of(event.side) == Some(pos.side_to_move());
+        match pos.resolve(from, to, captures.as_deref()) {
+            Resolution::Legal(mv) if in_turn && mv.from() != touched => {
+                let options: Vec<String> = pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| m.from() == touched)
+                    .map(|m| m.pdn_full())
+                    .collect();
+                let why = format!(
+                    "{} touched its piece on {touched} at event {touched_at}, which could move \
+                     ({}), and then moved another piece; a touched movable piece must be played",
+                    name(event.side),
+                    options.join(", ")
+                );
+                if self.pending.as_ref().is_some_and(|p| p.side != event.side) {
+                    // Playing on accepts the opponent's irregular move (7.7).
+                    self.pending = None;
+                }
+                let mut ruling = self.irregular(seq, event.side, mv, &why, "draughts 5.11");
+                ruling.evidence = vec![touched_at, seq];
+                vec![ruling]
+            }
+            _ => self.apply(seq, event),
+        }
+    }
+}
