@@ -87,6 +87,9 @@ impl XiangqiTable {
             );
             return rejected(seq, side, claim.as_str(), &why, "xiangqi 25.1");
         };
+        if !self.automatic_cycles {
+            return self.ask_arbiters(seq, side, claim, &judgment);
+        }
         if claim_kind_of(judgment.verdict, claimant) == Some(claim) {
             return self.cycle_ruling(seq, &judgment, Some(side));
         }
@@ -102,6 +105,52 @@ impl XiangqiTable {
         let mut evidence = verdict.evidence;
         evidence.push(seq);
         rejected(seq, side, claim.as_str(), &why, &verdict.rule).with_evidence(evidence)
+    }
+}
+
+impl XiangqiTable {
+    /// The reform's claim card (请裁, seed 001): once the cycle has repeated the set number of
+    /// times (待判局面) either player may ask for a judgment, which three arbiters give by
+    /// majority, finding who caused the cycle; the referee does not decide it. The ruling asks
+    /// for that decision and gives the arbiters the cycle move by move with the classification
+    /// of the CXA 棋例, for reference.
+    fn ask_arbiters(
+        &self,
+        seq: u64,
+        side: Side,
+        claim: ClaimKind,
+        judgment: &super::judgment::Judgment,
+    ) -> Ruling {
+        let reference = self.cycle_ruling(seq, judgment, None);
+        let text = format!(
+            "{} raised the claim card (请裁) at event {seq}, asking for {}: the position has occurred {} times (待判局面). Under the reform rule set the arbiters, not the referee, decide who caused the cycle (three arbiters, by majority), and the players may still agree a draw; the arbiters' decision is awaited (an arbiter event). For their reference, the cycle under the CXA 棋例 ({}): {}",
+            name(side),
+            claim.as_str(),
+            judgment.occurrence,
+            reference.rule,
+            reference.text
+        );
+        let mut evidence = reference.evidence;
+        evidence.push(seq);
+        Ruling::notice(
+            seq,
+            claim_ruling_kind(claim),
+            Some(side),
+            REFORM_CLAIM,
+            text,
+        )
+        .with_evidence(evidence)
+    }
+}
+
+/// The article cited for the reform's claim card.
+pub(super) const REFORM_CLAIM: &str = "xiangqi reform (seed 001) 请裁";
+
+fn claim_ruling_kind(claim: ClaimKind) -> RulingKind {
+    match claim {
+        ClaimKind::PerpetualCheck => RulingKind::PerpetualCheck,
+        ClaimKind::PerpetualChase => RulingKind::PerpetualChase,
+        _ => RulingKind::Repetition,
     }
 }
 

@@ -181,10 +181,32 @@ impl XiangqiTable {
         {
             return Some(self.cycle_ruling(seq, &judgment, None));
         }
+        if !self.automatic_cycles
+            && let Some(cycle) = self.history.cycle()
+            && cycle.occurrence == self.repetition_count
+        {
+            return Some(self.awaiting_judgment(seq, cycle.occurrence));
+        }
         if self.limit.automatic && self.limit.reached(&self.position) {
             return Some(self.move_limit(seq, None));
         }
         None
+    }
+
+    /// The reform's 待判局面 (seed 001): the cycle has repeated the set number of times; the
+    /// clock is stopped and the players told that they may agree a draw or raise the claim
+    /// card. A notice (effect none): nothing is decided yet.
+    fn awaiting_judgment(&self, seq: u64, occurrence: u32) -> Ruling {
+        let text = format!(
+            "the position after the move at event {seq} has occurred {occurrence} times with the same side to move: a position awaiting judgment (待判局面) under the reform rule set. The players may agree a draw (议和), or either may raise the claim card (请裁) for the arbiters' judgment"
+        );
+        Ruling::notice(
+            seq,
+            RulingKind::Repetition,
+            None,
+            "xiangqi reform (seed 001) 待判局面",
+            text,
+        )
     }
 
     /// The judgment of the cycle the current position closes, once it has occurred `count`
