@@ -11,7 +11,7 @@ use referee::referee::replay;
 fn games() -> Vec<Vec<Event>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/xiangqi/ccpd/manifest.json"
+        "/tests/data/xiangqi/ccpd/manifest.json"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let manifest: serde_json::Value = serde_json::from_str(&text).expect("manifest json");

@@ -12,7 +12,8 @@ use referee::games::xiangqi::{Move, Position, Status};
 use referee::referee::{Ruling, RulingKind, replay};
 use serde_json::Value;
 
-const MANIFEST: &str = "../../shared/data/xiangqi/ccpd/manifest.json";
+/// A copy of ../shared/data/xiangqi/ccpd/manifest.json (attribution in tests/data/README.md).
+const MANIFEST: &str = "tests/data/xiangqi/ccpd/manifest.json";
 
 struct Game {
     id: String,
@@ -22,11 +23,11 @@ struct Game {
     moves: Vec<Move>,
 }
 
-fn games() -> Option<Vec<Game>> {
+fn games() -> Vec<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(MANIFEST);
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let list: Vec<Value> = serde_json::from_str(&text).expect("manifest is JSON");
-    Some(list.iter().map(game).collect())
+    list.iter().map(game).collect()
 }
 
 fn game(v: &Value) -> Game {
@@ -85,10 +86,7 @@ fn explained(g: &Game, r: &Ruling) -> bool {
 
 #[test]
 fn ccpd_games_replay_without_unexplained_rulings() {
-    let Some(games) = games() else {
-        eprintln!("CCPD data not found; skipped");
-        return;
-    };
+    let games = games();
     let header = Header::new(Variant::Xiangqi, "ccpd");
     let (mut quiet, mut early_cycle, mut early_limit, mut end_cycle) = (0, 0, 0, 0);
     for g in &games {
@@ -157,9 +155,7 @@ fn perpetual_agreement(games: &[Game], header: &Header) -> (usize, usize, usize)
 
 #[test]
 fn ccpd_notation_round_trips() {
-    let Some(games) = games() else {
-        return;
-    };
+    let games = games();
     for g in &games {
         let mut pos = Position::startpos();
         for mv in &g.moves {
@@ -204,7 +200,7 @@ fn time<F: FnMut()>(mut f: F, rounds: u32) -> Duration {
 #[test]
 #[ignore = "a measurement, not a check"]
 fn ccpd_throughput() {
-    let games = games().expect("CCPD data");
+    let games = games();
     let header = Header::new(Variant::Xiangqi, "ccpd");
     // Both replays stop where the referee ends the game, so both do the same moves.
     let played: Vec<Vec<Move>> = games
@@ -326,9 +322,7 @@ fn chinese_moves(text: &str) -> Vec<String> {
 /// the manifest's ICCS.
 #[test]
 fn ccpd_chinese_originals_read_to_the_manifest_moves() {
-    let Some(games) = games() else {
-        return;
-    };
+    let games = games();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(MANIFEST)
         .with_file_name("original");

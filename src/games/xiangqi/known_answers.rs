@@ -84,7 +84,7 @@ fn perft_file() {
 fn shared_data(relative: &str) -> PathBuf {
     let here = Path::new(file!());
     let repo = here.ancestors().nth(4).unwrap_or(Path::new(""));
-    repo.join("../shared/data").join(relative)
+    repo.join("tests/data").join(relative)
 }
 
 /// The string values of `"key": "..."` in order of appearance: enough JSON for a manifest
@@ -116,10 +116,12 @@ fn replay(id: &str, moves: &str) -> Position {
 #[test]
 fn master_games_replay() {
     let path = shared_data("xiangqi/ccpd/manifest.json");
-    let Ok(json) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: {} not found", path.display());
-        return;
-    };
+    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the data is part of the repository)",
+            path.display()
+        )
+    });
     let ids = string_values(&json, "id");
     let fens = string_values(&json, "final_fen");
     let games = string_values(&json, "moves_iccs");
@@ -134,10 +136,12 @@ fn master_games_replay() {
 #[test]
 fn master_games_end_states() {
     let path = shared_data("xiangqi/ccpd/manifest.json");
-    let Ok(json) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: {} not found", path.display());
-        return;
-    };
+    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the data is part of the repository)",
+            path.display()
+        )
+    });
     let fens = string_values(&json, "final_fen");
     let counts: Vec<usize> = json
         .split("\"legal_moves_at_end\": ")

@@ -90,7 +90,7 @@ pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
     let fresh = new_captures(before, mv, &threat);
     let mut notes = Vec::new();
     for m in &fresh {
-        match counted(&threat, *m) {
+        match counted(&threat, *m).and_then(|chase| not_an_offer(after, *m, chase)) {
             Ok(chase) => return Class::Chase(chase),
             Err(note) => notes.push(note),
         }
@@ -192,6 +192,49 @@ fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
         target_kind: target.kind,
         why,
     })
+}
+
+/// The value of a piece for exchanges (xiangqi 25.3): a chariot is worth two horses, two
+/// cannons or a horse and a cannon; a horse equals a cannon; an advisor equals an elephant;
+/// a soldier is counted with the advisors and elephants.
+fn value(kind: PieceKind) -> u32 {
+    match kind {
+        PieceKind::General => u32::MAX,
+        PieceKind::Chariot => 4,
+        PieceKind::Horse | PieceKind::Cannon => 2,
+        PieceKind::Advisor | PieceKind::Elephant | PieceKind::Soldier => 1,
+    }
+}
+
+/// A chase of a piece that, with its side to move, can take the attacker first is no chase:
+/// an attacker of equal or greater value offers an exchange (兑) or a sacrifice (献), and an
+/// attacker of lesser value that nothing protects is simply given away (献). Both are idle
+/// moves (xiangqi 25.2). `after` is the position after the move, the chased side to move.
+fn not_an_offer(after: &Position, m: Move, chase: Chase) -> Result<Chase, String> {
+    let Ok(take_first) = after.check_move(m.to, m.from) else {
+        return Ok(chase);
+    };
+    let (a, t) = (chase.attacker_kind, chase.target_kind);
+    let what = format!(
+        "the {} on {} attacks the {} on {}, which can take it first ({})",
+        a.name(),
+        m.from,
+        t.name(),
+        m.to,
+        take_first
+    );
+    if value(a) == value(t) {
+        return Err(format!("{what}: an offer to exchange (兑), idle (25.2)"));
+    }
+    if value(a) > value(t) {
+        return Err(format!("{what}: a sacrifice (献), idle (25.2)"));
+    }
+    if !after.recapture_possible(take_first) {
+        return Err(format!(
+            "{what}, and nothing takes back: a sacrifice (献), idle (25.2)"
+        ));
+    }
+    Ok(chase)
 }
 
 /// Xiangqi 25.3: every piece but the general counts; a soldier only once across the river.
