@@ -301,6 +301,20 @@ impl Referee {
         }
     }
 
+    /// Draughts: the start position and the moves that stand, in order (irregular moves the
+    /// opponent accepted included, corrected ones left out); `None` for the other games.
+    pub fn draughts_record(
+        &self,
+    ) -> Option<(
+        &crate::games::draughts::Position,
+        &[crate::games::draughts::Move],
+    )> {
+        match &self.table {
+            Table::Draughts(t) => Some(t.record()),
+            _ => None,
+        }
+    }
+
     /// The player whose move it is.
     pub fn side_to_move(&self) -> Side {
         match &self.table {

@@ -74,3 +74,12 @@ impl TestServer {
 pub fn repo_path(relative: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
+
+/// `shared/data/RELATIVE` in the nearest directory above the repository that has it: the
+/// main checkout and its worktrees sit at different depths below the shared directory.
+pub fn shared_data(relative: &str) -> Option<std::path::PathBuf> {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("shared/data").join(relative))
+        .find(|path| path.exists())
+}

@@ -21,11 +21,15 @@ pub struct Game {
     /// Seqs of the moves after which each position stood (0 = the start).
     seen: HashMap<Position, Vec<u64>>,
     counts: DrawCounts,
+    /// The moves that stand, in order: a move voided by a correction leaves with the rest
+    /// of the state it is restored from.
+    played: Vec<Move>,
 }
 
 /// The draughts part of a referee.
 #[derive(Clone, Debug)]
 pub struct DraughtsTable {
+    start: Position,
     game: Game,
     pending: Option<Pending>,
 }
@@ -43,9 +47,11 @@ impl DraughtsTable {
         let game = Game {
             seen: HashMap::from([(position.clone(), vec![0])]),
             counts: DrawCounts::at_start(&position),
+            played: Vec::new(),
             position,
         };
         Ok(DraughtsTable {
+            start: game.position.clone(),
             game,
             pending: None,
         })
@@ -57,6 +63,11 @@ impl DraughtsTable {
 
     pub fn side_to_move(&self) -> Side {
         side_of(self.game.position.side_to_move())
+    }
+
+    /// The start position and the moves that stand on the board, in order.
+    pub fn record(&self) -> (&Position, &[Move]) {
+        (&self.start, &self.game.played)
     }
 
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
@@ -202,6 +213,7 @@ impl DraughtsTable {
             .or_default()
             .push(seq);
         game.counts.record(seq, mv, by_king, &game.position);
+        game.played.push(mv.clone());
     }
 
     fn game_end(&self, seq: u64, mv: &Move) -> Option<Ruling> {

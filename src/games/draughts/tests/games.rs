@@ -9,11 +9,7 @@ use super::json::Json;
 /// The data file, found from this source file so it works from any crate that includes the
 /// rules: `<repo>/../shared/data/draughts/parsed-games.json`.
 fn data_file() -> PathBuf {
-    let repo = Path::new(file!())
-        .ancestors()
-        .nth(5)
-        .unwrap_or(Path::new(""));
-    repo.join("../shared/data/draughts/parsed-games.json")
+    super::shared_data().join("parsed-games.json")
 }
 
 /// A recorded move: `32-28`, `28x19`, or a capture with landing squares `28x19x10`.

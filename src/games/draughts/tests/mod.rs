@@ -3,10 +3,21 @@
 
 mod games;
 mod json;
+mod pdn;
 mod resolve;
 mod rules;
 
 use super::{Move, Position, Square};
+
+/// `shared/data/draughts` in the nearest directory above the repository that has it (the main
+/// checkout and its worktrees sit at different depths below the shared directory).
+fn shared_data() -> std::path::PathBuf {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    repo.ancestors()
+        .map(|dir| dir.join("shared/data/draughts"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| repo.join("../shared/data/draughts"))
+}
 
 /// Square `n`, which must exist.
 fn sq(n: u64) -> Square {
