@@ -1,6 +1,7 @@
-//! `referee import FILE [--game N] [--data DIR]`: a log in the interchange format, or the
+//! `referee import FILE [--game N] [--data DIR | --log-out DIR]`: a log in the interchange format, or the
 //! games of a PDN file, become new games in the store, event by event, exactly as a board
-//! would have appended them. Prints each game's id.
+//! would have appended them (or, with `--log-out`, log files `DIR/ID.jsonl`). Prints each
+//! game's id.
 //!
 //! A PDN file (`.pdn`, or text that opens with a `[` tag or a move number) may hold many
 //! games: each becomes a game `STEM-N` (`wk2003-5` for the fifth game of `wk2003.pdn`), or
@@ -9,7 +10,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::event::{Event, Header, event_to_json, header_to_json, parse_log};
+use crate::event::{Event, Header, event_to_json, header_to_json, parse_log, write_log};
 use crate::games::draughts::parse_pdn;
 use crate::log::{Log, NewEvent, SledLog};
 use crate::referee::Referee;
@@ -21,8 +22,14 @@ const CHUNK: usize = 500;
 
 type Failure = (u8, String);
 
-pub fn run(file: &Path, game: Option<usize>, data: &Path) -> ExitCode {
-    match import(file, game, data) {
+/// Where imported games go: the store, or log files in a directory.
+pub enum Target<'a> {
+    Store(&'a Path),
+    Files(&'a Path),
+}
+
+pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
+    match import(file, game, target) {
         Ok(ids) => {
             for id in ids {
                 println!("{id}");
@@ -36,7 +43,7 @@ pub fn run(file: &Path, game: Option<usize>, data: &Path) -> ExitCode {
     }
 }
 
-fn import(file: &Path, game: Option<usize>, data: &Path) -> Result<Vec<String>, Failure> {
+fn import(file: &Path, game: Option<usize>, target: Target) -> Result<Vec<String>, Failure> {
     let name = file.display().to_string();
     let bytes = std::fs::read(file).map_err(|e| (2, format!("cannot read {name}: {e}")))?;
     // Older PDN files are Latin-1; a byte that is not UTF-8 only ever sits in a tag or comment.
@@ -51,6 +58,40 @@ fn import(file: &Path, game: Option<usize>, data: &Path) -> Result<Vec<String>, 
             .map_err(|e| (2, format!("{name}: line {}: {e}", log.header_line)))?;
         vec![(log.header, log.events)]
     };
+    match target {
+        Target::Store(data) => to_store(&name, data, logs),
+        Target::Files(dir) => to_files(&name, dir, logs),
+    }
+}
+
+/// Each log as `DIR/ID.jsonl` in the interchange format (to replay, or to make a fixture of).
+fn to_files(
+    name: &str,
+    dir: &Path,
+    logs: Vec<(Header, Vec<Event>)>,
+) -> Result<Vec<String>, Failure> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| (1, format!("cannot create {}: {e}", dir.display())))?;
+    let mut ids = Vec::with_capacity(logs.len());
+    for (header, events) in logs {
+        let path = dir.join(format!("{}.jsonl", header.id));
+        std::fs::write(&path, write_log(&header, &events))
+            .map_err(|e| (1, format!("cannot write {}: {e}", path.display())))?;
+        eprintln!(
+            "wrote {} events of {name} to {}",
+            events.len(),
+            path.display()
+        );
+        ids.push(header.id);
+    }
+    Ok(ids)
+}
+
+fn to_store(
+    name: &str,
+    data: &Path,
+    logs: Vec<(Header, Vec<Event>)>,
+) -> Result<Vec<String>, Failure> {
     let store = SledLog::open(data).map_err(|e| {
         (
             1,

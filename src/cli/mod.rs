@@ -58,6 +58,9 @@ enum Command {
         /// Directory of the embedded log (not while a server uses it).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
+        /// Write each game as a log file DIR/ID.jsonl instead of storing it.
+        #[arg(long, value_name = "DIR", conflicts_with = "data")]
+        log_out: Option<PathBuf>,
     },
     /// Write a stored game in another notation: --pdn for a draughts game as PDN (the moves
     /// that stand after the referee's judgment, up to the end; full capture paths only where
@@ -157,7 +160,18 @@ pub fn run() -> ExitCode {
     match cli.command {
         Command::Serve { addr, data } => serve::run(addr, &data),
         Command::Replay { file, json } => replay::run(&file, json),
-        Command::Import { file, game, data } => import::run(&file, game, &data),
+        Command::Import {
+            file,
+            game,
+            data,
+            log_out,
+        } => {
+            let target = match &log_out {
+                Some(dir) => import::Target::Files(dir),
+                None => import::Target::Store(&data),
+            };
+            import::run(&file, game, target)
+        }
         Command::Export { game, pdn: _, data } => export::run(&game, &data),
         Command::Token { command } => match command {
             TokenCommand::Issue {
