@@ -277,7 +277,7 @@ impl Reader {
         }
         let mut token = String::new();
         for c in raw.chars() {
-            if let Some(_open) = self.comment {
+            if self.comment.is_some() {
                 if c == '}' {
                     self.comment = None;
                 }

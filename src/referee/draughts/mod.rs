@@ -120,8 +120,13 @@ impl DraughtsTable {
             }
             Resolution::Ambiguous(routes) => vec![self.ambiguous(seq, side, from, to, &routes)],
             Resolution::Impossible(why) => {
+                let sep = if captures.is_some_and(|c| !c.is_empty()) {
+                    'x'
+                } else {
+                    '-'
+                };
                 let text = format!(
-                    "{} reported {from}-{to} at event {seq}, but {why} in the position {}: \
+                    "{} reported {from}{sep}{to} at event {seq}, but {why} in the position {}: \
                      the log and the board disagree and the arbiter must look",
                     name(side),
                     self.fen()
@@ -206,13 +211,15 @@ impl DraughtsTable {
             .position
             .piece_at(mv.from())
             .is_some_and(|p| p.is_king());
+        let before = self.game.position.clone();
         self.game.position.play(mv);
         let game = &mut self.game;
         game.seen
             .entry(game.position.clone())
             .or_default()
             .push(seq);
-        game.counts.record(seq, mv, by_king, &game.position);
+        game.counts
+            .record(seq, mv, by_king, &before, &game.position);
         game.played.push(mv.clone());
     }
 
