@@ -1,7 +1,7 @@
 //! Every recorded game replays legally: 452 real FMJD games and composed problems, parsed
 //! from the PDN standard's test set into `shared/data/draughts/parsed-games.json`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::super::{Move, Position, Resolution, Square};
 use super::json::Json;
