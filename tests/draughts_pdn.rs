@@ -14,14 +14,14 @@ use referee::referee::{Referee, RulingKind, replay};
 
 use crate::common::shared_data;
 
-fn games_dir() -> PathBuf {
-    shared_data("draughts/fmjd_pdn_standard/games")
-        .expect("shared/data/draughts/fmjd_pdn_standard/games above the repository")
-}
-
-/// Every game of every file: (name, the PDN game).
-fn all_games() -> Vec<(String, referee::games::draughts::PdnGame)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(games_dir())
+/// Every game of every file: (name, the PDN game); `None` (and a note) where the shared data
+/// is not above the checkout, as for the other tests of real games.
+fn all_games() -> Option<Vec<(String, referee::games::draughts::PdnGame)>> {
+    let Some(dir) = shared_data("draughts/fmjd_pdn_standard/games") else {
+        eprintln!("skipped: no shared/data/draughts/fmjd_pdn_standard/games above the checkout");
+        return None;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("the FMJD games directory")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdn"))
@@ -40,7 +40,7 @@ fn all_games() -> Vec<(String, referee::games::draughts::PdnGame)> {
             out.push((format!("{stem}-{n}"), game));
         }
     }
-    out
+    Some(out)
 }
 
 fn record(referee: &Referee) -> Vec<Move> {
@@ -60,7 +60,7 @@ const RESULT_TAG_DIFFERS: [&str; 2] = ["40Camp.DamaInternazionaleAssoluto-1", "c
 
 #[test]
 fn real_games_replay_to_their_recorded_results() {
-    let games = all_games();
+    let Some(games) = all_games() else { return };
     assert_eq!(games.len(), 171, "games in the test set");
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -130,7 +130,8 @@ fn real_games_replay_to_their_recorded_results() {
 
 #[test]
 fn import_export_import_keeps_every_move() {
-    for (id, game) in all_games() {
+    let Some(games) = all_games() else { return };
+    for (id, game) in games {
         let first = log_from_pdn(&game, &id).expect("import");
         let referee = replay(&first.header, &first.events).expect("replay");
         let pdn = pdn_from_referee(&referee).expect("draughts");
