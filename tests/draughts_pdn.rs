@@ -17,8 +17,12 @@ use crate::common::shared_data;
 /// Every game of every file: (name, the PDN game); `None` (and a note) where the shared data
 /// is not above the checkout, as for the other tests of real games.
 fn all_games() -> Option<Vec<(String, referee::games::draughts::PdnGame)>> {
-    let Some(dir) = shared_data("draughts/fmjd_pdn_standard/games") else {
-        eprintln!("skipped: no shared/data/draughts/fmjd_pdn_standard/games above the checkout");
+    games_in("games")
+}
+
+fn games_in(folder: &str) -> Option<Vec<(String, referee::games::draughts::PdnGame)>> {
+    let Some(dir) = shared_data(&format!("draughts/fmjd_pdn_standard/{folder}")) else {
+        eprintln!("skipped: no shared/data/draughts/fmjd_pdn_standard/{folder} above the checkout");
         return None;
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -146,4 +150,38 @@ fn import_export_import_keeps_every_move() {
             "{id}"
         );
     }
+}
+
+/// Cat.C1.pdn ends its 45th problem with `1-0`, then has a stray `36x27 1-0` with no tags: a
+/// fragment, read as a game from the start, where 36-27 is no move of a man (5.4).
+const STRAY_FRAGMENT: &str = "Cat.C1-46";
+
+/// The 246 composed problems (FEN set-ups with kings and long multiple captures, solutions as
+/// move text): every solution move is legal from its set-up, and the only ruling is the end.
+#[test]
+fn composed_problems_import_from_their_set_ups() {
+    let Some(games) = games_in("problems") else {
+        return;
+    };
+    assert_eq!(games.len(), 247, "246 problems and the stray fragment");
+    let mut failures = Vec::new();
+    for (id, game) in &games {
+        assert!(
+            game.tag("FEN").is_some() || id == STRAY_FRAGMENT,
+            "{id}: no set-up"
+        );
+        let imported = log_from_pdn(game, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let referee = replay(&imported.header, &imported.events).expect("replay");
+        let kinds: Vec<RulingKind> = referee.rulings().iter().map(|r| r.kind).collect();
+        let fine = match kinds.as_slice() {
+            [] => game.outcome().is_none(),
+            [RulingKind::IllegalMove, RulingKind::Resignation] => id == STRAY_FRAGMENT,
+            [only] => referee.rulings()[0].result.is_some() && *only != RulingKind::IllegalMove,
+            _ => false,
+        };
+        if !fine || imported.note.is_some() {
+            failures.push(format!("{id}: {:?} {:?}", imported.note, referee.rulings()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -4,7 +4,8 @@
 //! alone do not say which pieces were taken — and a result.
 //!
 //! Reading is lenient where real files differ (checked against the FMJD PDN standard's test
-//! set): move numbers with or without leading zeros (`01.`), black's move numbers (`6...`),
+//! set): move numbers with or without leading zeros (`01.`), black's move numbers (`6...`,
+//! `1. ...`),
 //! squares written with a space after the separator (`1- 6`, Dutch typesetting), `:` as a
 //! capture separator, comments `{...}` and `;` to the end of the line, variations `(...)`
 //! (skipped, nested), `$N` annotations and `!`/`?` marks, and results in the point forms
@@ -137,10 +138,12 @@ impl PdnGame {
             .or_else(|| self.result.as_deref().and_then(outcome))
     }
 
-    /// The `Result` tag and the move text's result, when they say different things.
+    /// The `Result` tag and the move text's result, when both give an outcome and they
+    /// differ (a tag of `*` says nothing, and the move text's result then stands).
     pub fn result_conflict(&self) -> Option<(&str, &str)> {
         let (tag, text) = (self.tag("Result")?, self.result.as_deref()?);
-        (outcome(tag) != outcome(text)).then_some((tag, text))
+        let (a, b) = (outcome(tag)?, outcome(text)?);
+        (a != b).then_some((tag, text))
     }
 
     /// The moves resolved to legal moves from the start, one after another.
@@ -354,7 +357,8 @@ impl Reader {
     }
 
     fn word(&mut self, line: usize, text: &str) -> Result<(), PdnError> {
-        if is_move_number(text) || text.starts_with('$') {
+        // `1. ... 7-12` writes black's first move with the dots apart from the number.
+        if is_move_number(text) || text.starts_with('$') || text.bytes().all(|b| b == b'.') {
             return Ok(());
         }
         let text = text.trim_end_matches(['!', '?']);

@@ -50,9 +50,12 @@ over two lines } 01. 33-28 18- 22 ( 1... 17-21 { nested } ( 1... 19-24 ) )
 
 #[test]
 fn results_and_games_in_one_file() {
-    let text = "[Result \"2-0\"]\n1. 32-28 2-0\n\n[Result \"1/2-1/2\"]\n1. 33-29 1/2-1/2\n[Event \"empty\"]\n";
+    let text = "[Result \"2-0\"]\n1. 32-28 2-0\n\n[Result \"1/2-1/2\"]\n1. 33-29 1/2-1/2\n[Event \"empty\"]\n\n\
+                [FEN \"B:W8,25,30:B7,15,18.\"]\n1. ... 7-12 2. 8x17 *\n";
     let games = parse_pdn(text).expect("reads");
-    assert_eq!(games.len(), 2, "the empty tag section is no game");
+    assert_eq!(games.len(), 3, "the empty tag section is no game");
+    assert_eq!(games[2].legal_moves().expect("legal").len(), 2);
+    assert_eq!(games[2].outcome(), None);
     assert_eq!(games[0].outcome(), Some(Outcome::WhiteWins));
     assert_eq!(games[1].outcome(), Some(Outcome::Draw));
     assert_eq!(games[1].moves[0].to_string(), "33-29");
