@@ -441,8 +441,16 @@ pub fn write_pdn(
         out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "\\\"")));
     }
     out.push('\n');
-    let mut words = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    let mut words = numbered(first, moves);
+    words.push(result.to_string());
+    out.push_str(&wrapped(&words));
+    out
+}
+
+/// `1. 32-28 18-23 2. ...`, or `1... 18-23 2. ...` when black moves first.
+fn numbered(first: Color, moves: &[String]) -> Vec<String> {
     let offset = usize::from(first == Color::Black);
+    let mut words = Vec::with_capacity(moves.len() * 3 / 2 + 2);
     for (i, mv) in moves.iter().enumerate() {
         let ply = i + offset;
         if ply % 2 == 0 {
@@ -452,7 +460,12 @@ pub fn write_pdn(
         }
         words.push(mv.clone());
     }
-    words.push(result.to_string());
+    words
+}
+
+/// Words joined by spaces into lines of at most 79 columns (a longer word gets its own line).
+fn wrapped(words: &[String]) -> String {
+    let mut out = String::new();
     let mut width = 0;
     for word in words {
         if width > 0 && width + 1 + word.len() > 79 {
@@ -463,7 +476,7 @@ pub fn write_pdn(
             width += 1;
         }
         width += word.len();
-        out.push_str(&word);
+        out.push_str(word);
     }
     out.push('\n');
     out
