@@ -160,14 +160,18 @@ impl PdnGame {
 }
 
 /// What a result token says: `2-0`/`1-0` white wins, `0-2`/`0-1` black wins, `1-1`/`1/2-1/2`
-/// a draw; a match-point score (`4-6`, `1-9`) goes to the side with more points; `*` and
-/// anything else say nothing.
+/// a draw; a match-point score (`4-6`, `1-9`) goes to the side with more points; `*`, `0-0`
+/// (both lost) and anything else say nothing.
 pub fn outcome(result: &str) -> Option<Outcome> {
     if result == "1/2-1/2" {
         return Some(Outcome::Draw);
     }
     let (white, black) = result.split_once('-')?;
     let (white, black): (u32, u32) = (white.parse().ok()?, black.parse().ok()?);
+    if white == 0 && black == 0 {
+        // Both lost (a double forfeit): no result a game's end can give.
+        return None;
+    }
     Some(match white.cmp(&black) {
         std::cmp::Ordering::Greater => Outcome::WhiteWins,
         std::cmp::Ordering::Less => Outcome::BlackWins,

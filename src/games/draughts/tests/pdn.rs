@@ -65,6 +65,7 @@ fn results_and_games_in_one_file() {
         ("1-1", Some(Outcome::Draw)),
         ("1-9", Some(Outcome::BlackWins)),
         ("*", None),
+        ("0-0", None),
     ] {
         assert_eq!(outcome(text), want, "{text}");
     }
