@@ -97,3 +97,31 @@ fn perft_prints_the_leaf_count() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_pdn_game_imports_and_exports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8 path");
+    let file = dir.path().join("two.pdn");
+    // The second game's 28x19x10 names its landing square, though 28x10 would do.
+    let text = "[White \"A\"]\n[Result \"2-0\"]\n1. 32-28 18-23 2-0\n\n\
+                [Result \"0-2\"]\n[FEN \"W:W28,32:B23,14,1\"]\n1. 28x19x10 1-7 0-2\n";
+    std::fs::write(&file, text).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let out = referee(&["import", file, "--game", "3", "--data", data]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = referee(&["import", file, "--data", data]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "two-1\ntwo-2\n");
+    let out = referee(&["export", "--pdn", "two-2", "--data", data]);
+    assert!(out.status.success(), "{out:?}");
+    let pdn = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        pdn.contains("[FEN \"W:W28,32:B1,14,23\"]") && pdn.contains("1. 28x10 1-7 0-2"),
+        "{pdn}"
+    );
+    let out = referee(&["export", "--pdn", "two-1", "--data", data]);
+    let pdn = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(pdn.contains("1. 32-28 18-23 2-0"), "{pdn}");
+}

@@ -6,6 +6,7 @@ mod chess_differential;
 mod cli;
 mod common;
 mod crash;
+mod draughts_pdn;
 mod fixtures;
 mod perft;
 mod properties;

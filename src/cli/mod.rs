@@ -1,7 +1,9 @@
-//! The command line: `serve`, `replay`, `import`, `audit`, `perft`.
+//! The command line: `serve`, `replay`, `import`, `export`, `audit`, `perft`.
 
 mod audit;
+mod export;
 mod import;
+pub mod pdn;
 mod perft;
 mod replay;
 mod serve;
@@ -39,10 +41,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Append a log in the interchange format to the store as a new game; prints its id last.
+    /// Append a log in the interchange format, or the draughts games of a PDN file, to the
+    /// store as new games; prints each game's id.
+    ///
+    /// A PDN file (extension .pdn, or text opening with a [Tag] or a move number) becomes
+    /// one game per PDN game, with id STEM-N (N counted from 1), or only game N with --game.
+    /// Each move is written with the pieces it takes; the recorded result becomes the loser's
+    /// resignation, or for a draw an accepted offer (draughts 12.4, after 40 moves each) or
+    /// else the arbiter's declaration, unless the referee ends the game by itself.
     Import {
-        /// A log in the interchange format (JSON Lines).
+        /// A log in the interchange format (JSON Lines), or a PDN file.
         file: PathBuf,
+        /// PDN: import only this game of the file (1 = the first).
+        #[arg(long)]
+        game: Option<usize>,
+        /// Directory of the embedded log (not while a server uses it).
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+        /// Write each game as a log file DIR/ID.jsonl instead of storing it.
+        #[arg(long, value_name = "DIR", conflicts_with = "data")]
+        log_out: Option<PathBuf>,
+    },
+    /// Write a stored game in another notation: --pdn for a draughts game as PDN (the moves
+    /// that stand after the referee's judgment, up to the end; full capture paths only where
+    /// start and end are ambiguous; result in points, 2-0 1-1 0-2).
+    Export {
+        /// The game id.
+        game: String,
+        /// Write PDN (the one format offered).
+        #[arg(long, required = true)]
+        pdn: bool,
         /// Directory of the embedded log (not while a server uses it).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
@@ -132,7 +160,19 @@ pub fn run() -> ExitCode {
     match cli.command {
         Command::Serve { addr, data } => serve::run(addr, &data),
         Command::Replay { file, json } => replay::run(&file, json),
-        Command::Import { file, data } => import::run(&file, &data),
+        Command::Import {
+            file,
+            game,
+            data,
+            log_out,
+        } => {
+            let target = match &log_out {
+                Some(dir) => import::Target::Files(dir),
+                None => import::Target::Store(&data),
+            };
+            import::run(&file, game, target)
+        }
+        Command::Export { game, pdn: _, data } => export::run(&game, &data),
         Command::Token { command } => match command {
             TokenCommand::Issue {
                 id,

@@ -368,12 +368,26 @@ impl Referee {
     /// How a scoresheet writes `event` in the current state, before it is applied: a move
     /// in the game's notation (chess_gjq 9.3 `暗马g1-f3`, xiangqi `炮二平五 h2-e2 C2=5`), or
     /// what a chess_gjq reveal adds to its move (`后`). `None` for other events, for moves the
-    /// rules do not allow, and for draughts (whose moves are already PDN).
+    /// rules do not allow; draughts moves in PDN (`28x19`).
     pub fn describe(&self, event: &Event) -> Option<String> {
         match &self.table {
             Table::ChessGjq(t) => t.describe(event),
             Table::Xiangqi(t) => t.describe_event(event),
-            Table::Draughts(_) => None,
+            Table::Draughts(t) => t.describe(event),
+        }
+    }
+
+    /// Draughts: the start position and the moves that stand, in order (irregular moves the
+    /// opponent accepted included, corrected ones left out); `None` for the other games.
+    pub fn draughts_record(
+        &self,
+    ) -> Option<(
+        &crate::games::draughts::Position,
+        &[crate::games::draughts::Move],
+    )> {
+        match &self.table {
+            Table::Draughts(t) => Some(t.record()),
+            _ => None,
         }
     }
 

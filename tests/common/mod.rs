@@ -74,3 +74,12 @@ impl TestServer {
 pub fn repo_path(relative: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
+
+/// The shared data set's `RELATIVE` path, as copied into the repository (`tests/data`,
+/// attribution in `tests/data/README.md`); `None` only if the copy is missing.
+pub fn shared_data(relative: &str) -> Option<std::path::PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(relative);
+    path.exists().then_some(path)
+}

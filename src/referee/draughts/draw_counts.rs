@@ -81,7 +81,7 @@ pub struct EndgameCount {
     pub class: EndgameClass,
     /// Seq of the move that created the material; 0 when it held at the start.
     pub since: u64,
-    /// That move in PDN, `None` at the start.
+    /// That move in PDN (the full path only where it is ambiguous), `None` at the start.
     pub since_move: Option<String>,
     /// The material when the count began.
     pub material: String,
@@ -149,11 +149,18 @@ impl DrawCounts {
         }
     }
 
-    /// Updates both counters for `mv` (played at `seq` by a king if `by_king`), `after` being
-    /// the position it left.
-    pub fn record(&mut self, seq: u64, mv: &Move, by_king: bool, after: &Position) {
+    /// Updates both counters for `mv` (played at `seq` by a king if `by_king`) from `before`
+    /// to `after`.
+    pub fn record(
+        &mut self,
+        seq: u64,
+        mv: &Move,
+        by_king: bool,
+        before: &Position,
+        after: &Position,
+    ) {
         self.record_kings_only(seq, mv, by_king);
-        self.record_endgame(seq, mv, after);
+        self.record_endgame(seq, mv, before, after);
     }
 
     fn record_kings_only(&mut self, seq: u64, mv: &Move, by_king: bool) {
@@ -172,7 +179,7 @@ impl DrawCounts {
 
     /// Counts go on within a class; a move that creates a class (or changes it, which only a
     /// capture can) starts that class's count afresh, 12.3.3-12.3.4.
-    fn record_endgame(&mut self, seq: u64, mv: &Move, after: &Position) {
+    fn record_endgame(&mut self, seq: u64, mv: &Move, before: &Position, after: &Position) {
         let class = EndgameClass::of(after);
         match (&mut self.endgame, class) {
             (Some(count), Some(class)) if count.class == class => count.plies += 1,
@@ -180,7 +187,7 @@ impl DrawCounts {
                 self.endgame = Some(EndgameCount {
                     class,
                     since: seq,
-                    since_move: Some(mv.pdn()),
+                    since_move: Some(before.pdn_text(mv)),
                     material: material(after),
                     plies: 0,
                 });

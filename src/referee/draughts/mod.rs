@@ -23,11 +23,15 @@ pub struct Game {
     /// Seqs of the moves after which each position stood (0 = the start).
     seen: HashMap<Position, Vec<u64>>,
     counts: DrawCounts,
+    /// The moves that stand, in order: a move voided by a correction leaves with the rest
+    /// of the state it is restored from.
+    played: Vec<Move>,
 }
 
 /// The draughts part of a referee.
 #[derive(Clone, Debug)]
 pub struct DraughtsTable {
+    start: Position,
     game: Game,
     pending: Option<Pending>,
 }
@@ -45,9 +49,11 @@ impl DraughtsTable {
         let game = Game {
             seen: HashMap::from([(position.clone(), vec![0])]),
             counts: DrawCounts::at_start(&position),
+            played: Vec::new(),
             position,
         };
         Ok(DraughtsTable {
+            start: game.position.clone(),
             game,
             pending: None,
         })
@@ -59,6 +65,11 @@ impl DraughtsTable {
 
     pub fn side_to_move(&self) -> Side {
         side_of(self.game.position.side_to_move())
+    }
+
+    /// The start position and the moves that stand on the board, in order.
+    pub fn record(&self) -> (&Position, &[Move]) {
+        (&self.start, &self.game.played)
     }
 
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
@@ -111,8 +122,13 @@ impl DraughtsTable {
             }
             Resolution::Ambiguous(routes) => vec![self.ambiguous(seq, side, from, to, &routes)],
             Resolution::Impossible(why) => {
+                let sep = if captures.is_some_and(|c| !c.is_empty()) {
+                    'x'
+                } else {
+                    '-'
+                };
                 let text = format!(
-                    "{} reported {from}-{to} at event {seq}, but {why} in the position {}: \
+                    "{} reported {from}{sep}{to} at event {seq}, but {why} in the position {}: \
                      the log and the board disagree and the arbiter must look",
                     name(side),
                     self.fen()
@@ -197,13 +213,16 @@ impl DraughtsTable {
             .position
             .piece_at(mv.from())
             .is_some_and(|p| p.is_king());
+        let before = self.game.position.clone();
         self.game.position.play(mv);
         let game = &mut self.game;
         game.seen
             .entry(game.position.clone())
             .or_default()
             .push(seq);
-        game.counts.record(seq, mv, by_king, &game.position);
+        game.counts
+            .record(seq, mv, by_king, &before, &game.position);
+        game.played.push(mv.clone());
     }
 
     fn game_end(&self, seq: u64, mv: &Move) -> Option<Ruling> {

@@ -79,3 +79,30 @@ impl DraughtsTable {
         }
     }
 }
+
+impl DraughtsTable {
+    /// A move event in PDN (`32-28`, `28x19`, the full path when routes would be ambiguous)
+    /// in the current position; for a move against the rules, as it stands if accepted (7.7).
+    /// `None` for other events and moves the board cannot make at all.
+    pub fn describe(&self, event: &Event) -> Option<String> {
+        let EventKind::Move {
+            from, to, captures, ..
+        } = &event.kind
+        else {
+            return None;
+        };
+        let (from, to) = (from.draughts()?, to.draughts()?);
+        let captures: Option<Vec<Square>> = captures
+            .as_ref()
+            .map(|c| c.iter().filter_map(|s| s.draughts()).collect());
+        let color = color_of(event.side)?;
+        let pos = self.game.position.with_side_to_move(color);
+        match pos.resolve(from, to, captures.as_deref()) {
+            Resolution::Legal(mv) => Some(pos.pdn_text(&mv)),
+            Resolution::Irregular { played, .. } => {
+                Some(format!("{} (irregular)", played.pdn_full()))
+            }
+            _ => None,
+        }
+    }
+}

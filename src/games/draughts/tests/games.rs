@@ -1,7 +1,7 @@
 //! Every recorded game replays legally: 452 real FMJD games and composed problems, parsed
 //! from the PDN standard's test set into `shared/data/draughts/parsed-games.json`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::super::{Move, Position, Resolution, Square};
 use super::json::Json;
@@ -9,11 +9,7 @@ use super::json::Json;
 /// The data file, found from this source file so it works from any crate that includes the
 /// rules: `<repo>/../shared/data/draughts/parsed-games.json`.
 fn data_file() -> PathBuf {
-    let repo = Path::new(file!())
-        .ancestors()
-        .nth(5)
-        .unwrap_or(Path::new(""));
-    repo.join("tests/data/draughts/parsed-games.json")
+    super::shared_data().join("parsed-games.json")
 }
 
 /// A recorded move: `32-28`, `28x19`, or a capture with landing squares `28x19x10`.

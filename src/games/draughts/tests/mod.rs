@@ -3,10 +3,17 @@
 
 mod games;
 mod json;
+mod pdn;
 mod resolve;
 mod rules;
 
 use super::{Move, Position, Square};
+
+/// The draughts test data copied into the repository (`tests/data/draughts`, attribution in
+/// `tests/data/README.md`), so the tests of real games always run.
+fn shared_data() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/draughts")
+}
 
 /// Square `n`, which must exist.
 fn sq(n: u64) -> Square {

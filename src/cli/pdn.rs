@@ -1,0 +1,216 @@
+//! PDN game files and draughts logs: what `referee import` makes of a PDN game and what
+//! `referee export --pdn` writes of a stored one.
+//!
+//! A PDN record holds moves and a result, not the events that ended the game. The import
+//! writes each move with its exact captured pieces, and then, unless the referee already
+//! ends the game by itself (no move left, 12.2; a draw rule of 12.3), the event that gives
+//! the recorded result: the loser's `resign` for a win (the record does not say whether it
+//! was a resignation or a loss on time; resigning is what a board would report); for a draw
+//! an offer by the player who moved last and its acceptance (12.4) where the rules allow an
+//! offer, otherwise the arbiter's declaration of the recorded draw (a game drawn before each
+//! player's 40th move, or a game not played).
+
+use crate::event::{Decision, Event, EventKind, GameResult, Header, Side, Square};
+use crate::games::Variant;
+use crate::games::draughts::{self, Resolution};
+use crate::games::draughts::{Color, Move, Outcome, PdnError, PdnGame, Position, write_pdn};
+use crate::referee::{Referee, RulingKind, replay};
+
+/// A PDN game as a draughts log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PdnImport {
+    pub header: Header,
+    pub events: Vec<Event>,
+    /// Where the referee's verdict differs from the record, a sentence saying how.
+    pub note: Option<String>,
+}
+
+/// The log of a PDN game, with `id` as the game id.
+pub fn log_from_pdn(game: &PdnGame, id: &str) -> Result<PdnImport, PdnError> {
+    let start = game.start()?;
+    let mut header = Header::new(Variant::Draughts, id);
+    if game.tag("FEN").is_some() {
+        header.start = Some(start.to_fen());
+    }
+    let mut events = move_events(game, start)?;
+    let mut note = add_result(&header, &mut events, game.outcome());
+    if let Some((tag, text)) = game.result_conflict() {
+        let conflict =
+            format!("the Result tag says {tag} and the move text ends {text}; the tag is followed");
+        note = Some(match note {
+            Some(n) => format!("{conflict}; {n}"),
+            None => conflict,
+        });
+    }
+    Ok(PdnImport {
+        header,
+        events,
+        note,
+    })
+}
+
+/// One `move` event per written move, each with the pieces it takes.
+fn move_events(game: &PdnGame, start: Position) -> Result<Vec<Event>, PdnError> {
+    let mut pos = start;
+    let mut events = Vec::with_capacity(game.moves.len() + 2);
+    for written in &game.moves {
+        let side = side_of(pos.side_to_move());
+        let mv = match pos.find_pdn(written) {
+            Ok(mv) => mv,
+            Err(PdnError::NoSuchMove { .. }) => irregular(&pos, written)?,
+            Err(e) => return Err(e),
+        };
+        events.push(move_event(side, &mv));
+        pos.play(&mv);
+    }
+    Ok(events)
+}
+
+/// A recorded move that breaks a rule is imported as it was played, so that the referee
+/// rules on it (a record is evidence, not something to tidy up); one that cannot be made on
+/// the board at all makes the record unreadable.
+fn irregular(pos: &Position, written: &draughts::PdnMove) -> Result<Move, PdnError> {
+    let (from, to) = (
+        written.squares[0],
+        written.squares[written.squares.len() - 1],
+    );
+    match pos.resolve(from, to, None) {
+        Resolution::Irregular { played, .. } => Ok(played),
+        _ => Err(PdnError::NoSuchMove {
+            line: written.line,
+            text: written.to_string(),
+        }),
+    }
+}
+
+fn move_event(side: Side, mv: &Move) -> Event {
+    let sq = Square::Draughts;
+    Event {
+        side,
+        ts_ms: None,
+        kind: EventKind::Move {
+            from: sq(mv.from()),
+            to: sq(mv.to()),
+            promotion: None,
+            captures: mv
+                .is_capture()
+                .then(|| mv.captured_set().into_iter().map(sq).collect()),
+        },
+    }
+}
+
+/// Appends the events that end the game with the recorded outcome, if the referee does not
+/// end it by itself; a note when its verdict differs from the record.
+fn add_result(
+    header: &Header,
+    events: &mut Vec<Event>,
+    outcome: Option<Outcome>,
+) -> Option<String> {
+    let want = outcome.map(game_result);
+    if let Some(end) = ending(header, events) {
+        return (Some(end) != want).then(|| {
+            let recorded = want.map_or("no result".to_string(), |r| format!("the result {r}"));
+            format!("the referee ends the game {end}; the record gives {recorded}")
+        });
+    }
+    let last_mover = events.last().map(|e| e.side);
+    match want {
+        None => {}
+        Some(GameResult::FirstWins) => events.push(plain(Side::Second, EventKind::Resign)),
+        Some(GameResult::SecondWins) => events.push(plain(Side::First, EventKind::Resign)),
+        Some(GameResult::Draw) => draw(header, events, last_mover),
+    }
+    None
+}
+
+/// A draw by agreement where 12.4 allows the offer, else the arbiter's declaration.
+fn draw(header: &Header, events: &mut Vec<Event>, last_mover: Option<Side>) {
+    if let Some(offerer) = last_mover {
+        events.push(plain(offerer, EventKind::DrawOffer));
+        events.push(plain(
+            offerer.opponent(),
+            EventKind::DrawReply { accept: true },
+        ));
+        let agreed = replay(header, events).ok().is_some_and(|r| {
+            r.rulings()
+                .last()
+                .is_some_and(|x| x.kind == RulingKind::Agreement)
+        });
+        if agreed {
+            return;
+        }
+        events.truncate(events.len() - 2);
+    }
+    events.push(plain(
+        Side::Arbiter,
+        EventKind::Arbiter {
+            decision: Decision::Declare,
+            ruling: None,
+            result: Some(GameResult::Draw),
+            text: Some(
+                "the recorded result is a draw, agreed or decided where the rules allow no \
+                 offer (draughts 12.4: only after 40 moves each)"
+                    .into(),
+            ),
+        },
+    ));
+}
+
+fn ending(header: &Header, events: &[Event]) -> Option<GameResult> {
+    replay(header, events)
+        .ok()
+        .and_then(|r| r.ending())
+        .map(|e| e.result)
+}
+
+fn plain(side: Side, kind: EventKind) -> Event {
+    Event {
+        side,
+        ts_ms: None,
+        kind,
+    }
+}
+
+fn game_result(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::WhiteWins => GameResult::FirstWins,
+        Outcome::BlackWins => GameResult::SecondWins,
+        Outcome::Draw => GameResult::Draw,
+    }
+}
+
+fn side_of(color: Color) -> Side {
+    match color {
+        Color::White => Side::First,
+        Color::Black => Side::Second,
+    }
+}
+
+/// The game a draughts referee has judged, as PDN: the moves that stand in the shortest
+/// notation (the full path only where start and end leave the captured pieces open), and
+/// the result if the game has ended. `None` for the other games.
+pub fn pdn_from_referee(referee: &Referee) -> Option<String> {
+    let (start, moves) = referee.draughts_record()?;
+    let mut pos = start.clone();
+    let mut texts = Vec::with_capacity(moves.len());
+    for mv in moves {
+        texts.push(pos.pdn_text(mv));
+        pos.play(mv);
+    }
+    let outcome = referee.ending().map(|e| match e.result {
+        GameResult::FirstWins => Outcome::WhiteWins,
+        GameResult::SecondWins => Outcome::BlackWins,
+        GameResult::Draw => Outcome::Draw,
+    });
+    let result = draughts::result_text(outcome);
+    let mut tags = vec![
+        ("Event".to_string(), referee.header().id.clone()),
+        ("GameType".to_string(), "20".to_string()),
+    ];
+    if *start != Position::startpos() {
+        tags.push(("SetUp".to_string(), "1".to_string()));
+        tags.push(("FEN".to_string(), start.to_fen()));
+    }
+    tags.push(("Result".to_string(), result.to_string()));
+    Some(write_pdn(&tags, start.side_to_move(), &texts, result))
+}
