@@ -2,6 +2,7 @@
 
 mod access;
 mod audit;
+mod audit_grpc;
 mod chess_differential;
 mod cli;
 mod common;

@@ -83,7 +83,23 @@ enum AuditCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Check a bundle's signature and chain and re-derive its rulings; exit 0 only if all hold.
+    /// Write a tournament's signed export: every game whose id starts with EVENT, each
+    /// game's result and chain head, and the results table per player.
+    Tournament {
+        /// The event: a game-id prefix, e.g. `2026-ch-`.
+        event: String,
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Who played which game: JSON Lines `{"game":"...","white":"...","black":"..."}`
+        /// (`red` for xiangqi). Without a pairing a side is listed as `GAME SIDE`.
+        #[arg(long)]
+        pairings: Option<PathBuf>,
+    },
+    /// Check a bundle's (or tournament export's) signature, chain and rulings (or results
+    /// table); exit 0 only if all hold.
     Verify {
         file: PathBuf,
         /// The public key (hex) the bundle must be signed with.
@@ -155,6 +171,12 @@ pub fn run() -> ExitCode {
         },
         Command::Audit { command } => match command {
             AuditCommand::Export { game, data, out } => audit::export(&game, &data, out.as_deref()),
+            AuditCommand::Tournament {
+                event,
+                data,
+                out,
+                pairings,
+            } => audit::tournament(&event, &data, out.as_deref(), pairings.as_deref()),
             AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),
             AuditCommand::Key { data } => audit::key(&data),
         },

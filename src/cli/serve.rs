@@ -25,7 +25,10 @@ async fn serve(
             "no token issued: access control is off (issue one with `referee token issue`)"
         );
     }
-    service::serve_on(listener, Service::with_tokens(log, tokens), shutdown).await?;
+    // The signing key is made on first start, so bundles exported later verify against it.
+    let key = crate::audit::load_or_create_key(data)?;
+    let service = Service::with_tokens(log, tokens).with_audit_key(key);
+    service::serve_on(listener, service, shutdown).await?;
     Ok(())
 }
 

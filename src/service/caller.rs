@@ -73,6 +73,13 @@ impl Caller {
             .map_or(Ok(()), |g| g.may_append(game, scope).map_err(Error::from))
     }
 
+    /// May the caller use the audit calls over `scope` (a game or an event's prefix)?
+    pub fn may_audit(&self, scope: Option<&str>) -> Result<(), Error> {
+        self.grant
+            .as_ref()
+            .map_or(Ok(()), |g| g.may_audit(scope).map_err(Error::from))
+    }
+
     pub fn lists(&self, game: &str) -> bool {
         self.grant.as_ref().is_none_or(|g| g.lists(game))
     }

@@ -30,6 +30,9 @@ pub enum Error {
     /// A dependency of the service (e.g. the token store) cannot be read right now.
     #[error("{0}")]
     Unavailable(String),
+    /// An audit export or verification could not be carried out.
+    #[error("{0}")]
+    Audit(#[from] crate::audit::Error),
     /// A stored record could not be read back as an event: the store holds something this
     /// build cannot interpret.
     #[error("game \"{game}\" seq {seq}: stored record unreadable: {message}")]
@@ -72,6 +75,13 @@ impl From<Error> for tonic::Status {
             Error::Denied(Denied::Unauthenticated(_)) => tonic::Status::unauthenticated(message),
             Error::Denied(Denied::PermissionDenied(_)) => tonic::Status::permission_denied(message),
             Error::Unavailable(_) => tonic::Status::unavailable(message),
+            Error::Audit(e) => match e {
+                crate::audit::Error::UnknownGame(_) => tonic::Status::not_found(message),
+                crate::audit::Error::Malformed { .. } => tonic::Status::invalid_argument(message),
+                crate::audit::Error::Log(_) | crate::audit::Error::Key { .. } => {
+                    tonic::Status::internal(message)
+                }
+            },
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Only this module knows tonic. Every write goes to the log first and is acknowledged only
 //! once durable; rulings are then derived by the cached referee, never stored.
 
+mod audit;
 mod caller;
 mod convert;
 mod error;
@@ -46,6 +47,8 @@ pub struct Service<L: Log> {
     closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// Issued tokens; None = access control off (tests, benchmarks).
     tokens: Option<Arc<TokenStore>>,
+    /// The key audit exports are signed with; None = the audit export calls are unavailable.
+    audit_key: Option<Arc<ed25519_dalek::SigningKey>>,
 }
 
 impl<L: Log> Service<L> {
@@ -55,6 +58,7 @@ impl<L: Log> Service<L> {
             log,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
             tokens: None,
+            audit_key: None,
         }
     }
 
@@ -445,6 +449,43 @@ impl<L: Log> RefereeApi for Service<L> {
         let caller = self.caller(&request)?;
         Ok(Response::new(self.list(&caller).await?))
     }
+
+    async fn get_audit_key(
+        &self,
+        request: Request<proto::GetAuditKeyRequest>,
+    ) -> Result<Response<proto::GetAuditKeyResponse>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(self.public_key(&caller)?))
+    }
+
+    async fn export_audit(
+        &self,
+        request: Request<proto::ExportAuditRequest>,
+    ) -> Result<Response<proto::AuditExport>, Status> {
+        let caller = self.caller(&request)?;
+        let game = request.into_inner().game;
+        Ok(Response::new(self.audit_bundle(&game, &caller)?))
+    }
+
+    async fn export_tournament(
+        &self,
+        request: Request<proto::ExportTournamentRequest>,
+    ) -> Result<Response<proto::AuditExport>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(
+            self.tournament_export(request.into_inner(), &caller)?,
+        ))
+    }
+
+    async fn verify_audit(
+        &self,
+        request: Request<proto::VerifyAuditRequest>,
+    ) -> Result<Response<proto::AuditReport>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(
+            self.check_bundle(request.into_inner(), &caller)?,
+        ))
+    }
 }
 
 fn play_reply<L: Log>(
@@ -478,6 +519,7 @@ impl<L: Log> Clone for Service<L> {
             live: Arc::clone(&self.live),
             closing: Arc::clone(&self.closing),
             tokens: self.tokens.clone(),
+            audit_key: self.audit_key.clone(),
         }
     }
 }
