@@ -5,6 +5,7 @@
 mod draws;
 mod notation;
 mod reveal;
+mod shuffle;
 
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
@@ -12,6 +13,7 @@ use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Stat
 
 use self::draws::DrawCounters;
 use self::reveal::PendingMove;
+use self::shuffle::Shuffle;
 use super::{Ruling, RulingKind, SetupError};
 
 /// The chess_gjq part of a referee: the position, the move awaiting its reveal, and the
@@ -22,6 +24,8 @@ pub struct ChessGjqTable {
     /// The hidden piece's move that waits for its reveal (chess_gjq 3.1.5).
     pending: Option<PendingMove>,
     draws: DrawCounters,
+    /// The commitment to the secret set-up and what the reveals said (chess_gjq 3.1.4).
+    shuffle: Shuffle,
 }
 
 impl ChessGjqTable {
@@ -36,6 +40,7 @@ impl ChessGjqTable {
         };
         let draws = DrawCounters::new(&position);
         Ok(ChessGjqTable {
+            shuffle: Shuffle::new(&position),
             position,
             pending: None,
             draws,
@@ -76,6 +81,13 @@ impl ChessGjqTable {
     }
 
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let witness = self.witness(seq, event);
+        let mut out = self.judge(seq, event);
+        out.extend(self.witnessed(witness));
+        out
+    }
+
+    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move {
                 from,
