@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod crash;
 mod fixtures;
+mod limits;
 mod perft;
 mod properties;
 mod service;

@@ -12,6 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::service::Limits;
+
 /// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.
 #[derive(Debug, Parser)]
 #[command(name = "referee", version, about)]
@@ -30,6 +32,25 @@ enum Command {
         /// Directory of the embedded log (created if missing).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
+        /// Serve over TLS with this certificate chain (PEM); needs --tls-key.
+        #[arg(long)]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM).
+        #[arg(long)]
+        tls_key: Option<PathBuf>,
+        /// Serve without TLS on a non-loopback address (only behind a TLS-terminating proxy
+        /// or on a closed network).
+        #[arg(long)]
+        insecure: bool,
+        /// Most Play and WatchGame streams one token may hold open.
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.max_streams_per_token)]
+        max_streams_per_token: usize,
+        /// Requests per second one token may sustain (calls, streams opened, stream messages).
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.rate_per_token)]
+        rate_per_token: f64,
+        /// Requests one token may make at once after being idle.
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.burst_per_token)]
+        burst_per_token: u32,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -146,7 +167,27 @@ enum TokenCommand {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { addr, data } => serve::run(addr, &data),
+        Command::Serve {
+            addr,
+            data,
+            tls_cert,
+            tls_key,
+            insecure,
+            max_streams_per_token,
+            rate_per_token,
+            burst_per_token,
+        } => serve::run(&serve::Options {
+            addr,
+            data,
+            tls_cert,
+            tls_key,
+            insecure,
+            limits: Limits {
+                max_streams_per_token,
+                rate_per_token,
+                burst_per_token,
+            },
+        }),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import { file, data } => import::run(&file, &data),
         Command::Token { command } => match command {

@@ -49,6 +49,11 @@ impl Caller {
         })
     }
 
+    /// The id of the caller's token; None when access control is off.
+    pub fn token_id(&self) -> Option<&str> {
+        self.grant.as_ref().map(|g| g.id.as_str())
+    }
+
     pub fn may_read(&self, game: &str) -> Result<(), Error> {
         self.grant
             .as_ref()

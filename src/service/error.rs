@@ -15,6 +15,9 @@ pub enum Error {
     /// The request is larger than the service accepts.
     #[error("{0}")]
     TooLarge(String),
+    /// The caller's token is over one of its limits (open streams, request rate).
+    #[error("{0}")]
+    Exhausted(String),
     /// The log refused the request (unknown game, seq conflict, reused event id, ...).
     #[error("{0}")]
     Rejected(#[from] Rejection),
@@ -57,7 +60,7 @@ impl From<Error> for tonic::Status {
         let message = error.to_string();
         match error {
             Error::Invalid { .. } => tonic::Status::invalid_argument(message),
-            Error::TooLarge(_) => tonic::Status::resource_exhausted(message),
+            Error::TooLarge(_) | Error::Exhausted(_) => tonic::Status::resource_exhausted(message),
             Error::Rejected(r) => match r {
                 Rejection::UnknownGame { .. } => tonic::Status::not_found(message),
                 Rejection::GameExists { .. } => tonic::Status::already_exists(message),

@@ -34,6 +34,15 @@ impl TestServer {
         TestServer::run(service, log).await
     }
 
+    /// A server with tokens, as [`TestServer::start_with_tokens`], holding each token to
+    /// `limits`.
+    pub async fn start_with_limits(data: &Path, limits: referee::service::Limits) -> TestServer {
+        let log = SledLog::open(data).expect("open log");
+        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data))
+            .with_limits(limits);
+        TestServer::run(service, log).await
+    }
+
     async fn run(service: Service<SledLog>, log: SledLog) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
