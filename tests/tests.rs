@@ -12,4 +12,5 @@ mod limits;
 mod perft;
 mod properties;
 mod service;
+mod tls;
 mod xiangqi_ccpd;
