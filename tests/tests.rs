@@ -7,6 +7,7 @@ mod chess_differential;
 mod cli;
 mod common;
 mod crash;
+mod faults;
 mod fixtures;
 mod limits;
 mod perft;

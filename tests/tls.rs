@@ -15,7 +15,10 @@ fn self_signed() -> (String, String) {
     (made.cert.pem(), made.signing_key.serialize_pem())
 }
 
-async fn tls_client(addr: std::net::SocketAddr, ca_pem: &str) -> Result<RefereeClient<Channel>, String> {
+async fn tls_client(
+    addr: std::net::SocketAddr,
+    ca_pem: &str,
+) -> Result<RefereeClient<Channel>, String> {
     let tls = ClientTlsConfig::new()
         .ca_certificate(Certificate::from_pem(ca_pem))
         .domain_name("localhost");
@@ -34,7 +37,9 @@ async fn the_service_speaks_tls_to_a_client_that_trusts_its_certificate() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (cert, key) = self_signed();
     let log = SledLog::open(dir.path()).expect("log");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let tls = Tls {
@@ -57,7 +62,10 @@ async fn the_service_speaks_tls_to_a_client_that_trusts_its_certificate() {
         Err(_) => true,
         Ok(mut c) => c.list_games(proto::ListGamesRequest {}).await.is_err(),
     };
-    assert!(untrusted, "a client that does not trust the certificate gets nowhere");
+    assert!(
+        untrusted,
+        "a client that does not trust the certificate gets nowhere"
+    );
     let plain = match RefereeClient::connect(format!("http://{addr}")).await {
         Err(_) => true,
         Ok(mut c) => c.list_games(proto::ListGamesRequest {}).await.is_err(),
@@ -86,7 +94,8 @@ fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("refusing to serve on 0.0.0.0:0 without TLS") && stderr.contains("--insecure"),
+        stderr.contains("refusing to serve on 0.0.0.0:0 without TLS")
+            && stderr.contains("--insecure"),
         "{stderr}"
     );
     let (cert, key) = self_signed();
@@ -94,10 +103,22 @@ fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
     let key_file = dir.path().join("key.pem");
     std::fs::write(&cert_file, cert).expect("write");
     std::fs::write(&key_file, key).expect("write");
-    let out = serve(dir.path(), &["--addr", "0.0.0.0:0", "--tls-cert", cert_file.to_str().expect("utf-8")])
-        .wait_with_output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2), "a certificate without its key is refused");
+    let out = serve(
+        dir.path(),
+        &[
+            "--addr",
+            "0.0.0.0:0",
+            "--tls-cert",
+            cert_file.to_str().expect("utf-8"),
+        ],
+    )
+    .wait_with_output()
+    .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a certificate without its key is refused"
+    );
 
     let mut child = serve(
         dir.path(),
