@@ -15,8 +15,8 @@ use referee::access::{Grant, Role, SideScope, TokenStore};
 use referee::log::SledLog;
 use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
 use referee::service::{Limits, Service, serve_on};
-use tonic::Request;
 use tokio_stream::StreamExt;
+use tonic::Request;
 
 fn press(seq: u64) -> proto::NewEvent {
     let side = if seq % 2 == 1 { "red" } else { "black" };
@@ -73,7 +73,12 @@ fn issue_tokens(store: &TokenStore, streams: usize) -> Vec<Secrets> {
             arbiter: Some(arbiter.clone()),
             board: Some(
                 store
-                    .issue(grant(format!("board{i}"), Role::Board, Some(format!("b{i}")), None))
+                    .issue(grant(
+                        format!("board{i}"),
+                        Role::Board,
+                        Some(format!("b{i}")),
+                        None,
+                    ))
                     .expect("issue"),
             ),
         })

@@ -200,7 +200,7 @@ fn game_line<L: Log>(log: &L, game: &str, pairings: &Pairings) -> Result<(Value,
         "second": second,
         "result": result.map(GameResult::as_str),
         "at": referee.ending().map(|e| e.at),
-        "points": result.map(|r| score(variant, r).map(|h| points(h))),
+        "points": result.map(|r| score(variant, r).map(points)),
         "last_seq": head.seq,
         "head_hash": hex::encode(head.hash),
     });

@@ -24,8 +24,9 @@ pub struct ChessGjqTable {
     /// The hidden piece's move that waits for its reveal (chess_gjq 3.1.5).
     pending: Option<PendingMove>,
     draws: DrawCounters,
-    /// The commitment to the secret set-up and what the reveals said (chess_gjq 3.1.4).
-    shuffle: Shuffle,
+    /// The commitment to the secret set-up and what the reveals said (chess_gjq 3.1.4);
+    /// boxed, as most games have none, to keep the table the size of the others.
+    shuffle: Box<Shuffle>,
 }
 
 impl ChessGjqTable {
@@ -40,7 +41,7 @@ impl ChessGjqTable {
         };
         let draws = DrawCounters::new(&position);
         Ok(ChessGjqTable {
-            shuffle: Shuffle::new(&position),
+            shuffle: Box::new(Shuffle::new(&position)),
             position,
             pending: None,
             draws,

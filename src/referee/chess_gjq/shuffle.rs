@@ -188,10 +188,11 @@ impl ChessGjqTable {
     /// The start square of the hidden piece on `square`: where the pending move came from,
     /// or the square itself for a hidden piece that has not moved.
     fn start_square_of(&self, square: Square) -> Option<Square> {
-        if let Some((to, origin)) = self.shuffle.pending {
-            if to == square && self.position.pending_reveal() == Some(square) {
-                return Some(origin);
-            }
+        if let Some((to, origin)) = self.shuffle.pending
+            && to == square
+            && self.position.pending_reveal() == Some(square)
+        {
+            return Some(origin);
         }
         let unmoved = self
             .position
