@@ -85,8 +85,8 @@ fn serve(data: &Path, extra: &[&str]) -> std::process::Child {
         .expect("spawn referee serve")
 }
 
-#[test]
-fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
+#[tokio::test]
+async fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = serve(dir.path(), &["--addr", "0.0.0.0:0"])
         .wait_with_output()
@@ -101,7 +101,7 @@ fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
     let (cert, key) = self_signed();
     let cert_file = dir.path().join("cert.pem");
     let key_file = dir.path().join("key.pem");
-    std::fs::write(&cert_file, cert).expect("write");
+    std::fs::write(&cert_file, &cert).expect("write");
     std::fs::write(&key_file, key).expect("write");
     let out = serve(
         dir.path(),
@@ -135,10 +135,22 @@ fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
     BufReader::new(child.stdout.take().expect("stdout"))
         .read_line(&mut line)
         .expect("read");
+    assert!(line.starts_with("referee listening on 0.0.0.0:"), "{line}");
+    let port: u16 = line
+        .trim()
+        .rsplit(':')
+        .next()
+        .expect("port")
+        .parse()
+        .expect("a port");
+    let answered = match tls_client(([127, 0, 0, 1], port).into(), &cert).await {
+        Ok(mut c) => c
+            .list_games(proto::ListGamesRequest {})
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e),
+    };
     child.kill().expect("kill the server this test started");
     let _ = child.wait();
-    assert!(
-        line.starts_with("referee listening on 0.0.0.0:") && line.contains("(TLS)"),
-        "{line}"
-    );
+    answered.expect("the server started with TLS answers a TLS client");
 }

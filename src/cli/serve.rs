@@ -29,7 +29,8 @@ async fn serve(
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
     let bound = listener.local_addr()?;
     let scheme = if tls.is_some() { "TLS" } else { "plain text" };
-    println!("referee listening on {bound} ({scheme})");
+    // Scripts and tests read the address as the last word of this line.
+    println!("referee listening on {bound}");
     tracing::info!(addr = %bound, scheme, "referee listening");
     let data = &options.data;
     let tokens = TokenStore::new(data);
