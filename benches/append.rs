@@ -1,5 +1,5 @@
 //! Durable append throughput and ack latency over gRPC: `cargo bench --bench append
-//! [-- SECONDS]`. An in-process server over a sled store in a temporary directory; N board
+//! [-- SECONDS [ROUNDS]]`. An in-process server over a sled store in a temporary directory; N board
 //! streams (1 and 64), each sending one event per message and waiting for its ack before the
 //! next, as a board does. Every ack means the event was fdatasync'ed.
 //!
@@ -209,9 +209,22 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(5);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .nth(1)
+        .unwrap_or(1);
+    // Alternate which goes first in each round: on a shared machine the order matters.
     for streams in [1, 64] {
-        for tokens in [false, true] {
-            runtime.block_on(run(streams, seconds, tokens));
+        for round in 0..rounds {
+            let order = if round % 2 == 0 {
+                [false, true]
+            } else {
+                [true, false]
+            };
+            for tokens in order {
+                runtime.block_on(run(streams, seconds, tokens));
+            }
         }
     }
 }
