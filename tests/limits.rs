@@ -279,3 +279,23 @@ async fn a_token_may_hold_only_so_many_streams() {
     drop(tx);
     server.stop().await;
 }
+
+#[test]
+fn serve_refuses_limits_that_would_let_a_token_do_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for flag in [
+        "--rate-per-token",
+        "--burst-per-token",
+        "--max-streams-per-token",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+            .arg(dir.path())
+            .args([flag, "0"])
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} 0: {stderr}");
+        assert!(stderr.contains("must be positive"), "{stderr}");
+    }
+}

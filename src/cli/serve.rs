@@ -79,6 +79,18 @@ pub fn run(options: &Options) -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
+    let l = options.limits;
+    if l.max_streams_per_token == 0
+        || l.burst_per_token == 0
+        || l.rate_per_token.is_nan()
+        || l.rate_per_token <= 0.0
+    {
+        eprintln!(
+            "referee: --max-streams-per-token, --rate-per-token and --burst-per-token must be \
+             positive (a token could do nothing at all)"
+        );
+        return ExitCode::from(2);
+    }
     let tls = match tls_of(options) {
         Ok(tls) => tls,
         Err(e) => {

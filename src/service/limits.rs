@@ -82,6 +82,9 @@ impl Governor {
             burst_per_token: burst,
             ..
         } = self.limits;
+        if rate.is_infinite() {
+            return Ok(()); // no rate limit (and 0 s x infinity would be NaN below)
+        }
         self.with_usage(token, |u| {
             let now = Instant::now();
             let earned = now.duration_since(u.refilled).as_secs_f64() * rate;
