@@ -2,13 +2,17 @@
 
 mod access;
 mod audit;
+mod audit_grpc;
 mod chess_differential;
 mod cli;
 mod common;
 mod crash;
 mod draughts_pdn;
+mod faults;
 mod fixtures;
+mod limits;
 mod perft;
 mod properties;
 mod service;
+mod tls;
 mod xiangqi_ccpd;

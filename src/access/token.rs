@@ -84,6 +84,23 @@ impl Grant {
         }
     }
 
+    /// May this token use the audit calls (export, verify, the public key) over `scope`, a
+    /// game id or an event's game-id prefix (None: no particular game)? Auditors may over
+    /// every game, arbiters over their tournament's; boards never.
+    pub fn may_audit(&self, scope: Option<&str>) -> Result<(), Denied> {
+        let allowed = match (self.role, scope) {
+            (Role::Auditor, _) | (Role::Arbiter, None) => true,
+            (Role::Arbiter, Some(scope)) => self.covers(scope),
+            (Role::Board, _) => false,
+        };
+        if allowed {
+            Ok(())
+        } else {
+            let what = scope.map_or_else(String::new, |s| format!(" of \"{s}\""));
+            Err(self.deny(&format!("use the audit calls{what}")))
+        }
+    }
+
     /// May this token list `game` among all games?
     pub fn lists(&self, game: &str) -> bool {
         self.role == Role::Auditor || self.covers(game)
@@ -155,7 +172,12 @@ mod tests {
                 .may_append("2026-ch-r1-b1", Some(SideScope::First))
                 .is_err()
         );
+        assert!(arbiter.may_audit(Some("2026-ch-r1-")).is_ok() && arbiter.may_audit(None).is_ok());
+        assert!(arbiter.may_audit(Some("2025-open-")).is_err());
+        let board = grant(Role::Board, Some("g1"), Some(SideScope::Both), None);
+        assert!(board.may_audit(Some("g1")).is_err() && board.may_audit(None).is_err());
         let auditor = grant(Role::Auditor, None, None, None);
+        assert!(auditor.may_audit(Some("2025-open-")).is_ok());
         assert!(auditor.may_read("anything").is_ok());
         assert!(auditor.may_append("anything", None).is_err() && auditor.may_create("x").is_err());
     }

@@ -51,11 +51,16 @@ pub fn export<L: Log>(log: &L, game: &str, key: &SigningKey, now_ms: u64) -> Res
         "at": ending.map(|e| e.at),
         "head_hash": hex::encode(loaded.events.last().map_or(loaded.header_record.hash, |(r, _)| r.hash)),
     }));
+    Ok(sign(&lines, key))
+}
+
+/// The lines as JSON Lines, followed by the Ed25519 signature over every byte before it.
+pub(super) fn sign(lines: &[Value], key: &SigningKey) -> String {
     let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let signature = key.sign(text.as_bytes());
     let sig = json!({"type": "signature", "alg": "ed25519", "key": public_key_hex(key), "signature": hex::encode(signature.to_bytes())});
     text.push_str(&format!("{sig}\n"));
-    Ok(text)
+    text
 }
 
 /// A stored record as a bundle line; `kind` is `header` (seq 0) or `event`.

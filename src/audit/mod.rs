@@ -3,10 +3,12 @@
 
 mod bundle;
 mod key;
+mod tournament;
 mod verify;
 
 pub use bundle::export;
 pub use key::{KEY_FILE, load_or_create_key, public_key_hex};
+pub use tournament::{Pairings, export_tournament, score};
 pub use verify::{Report, verify};
 
 use thiserror::Error;

@@ -39,6 +39,11 @@ pub fn verify(text: &str, pinned_key: Option<&str>) -> Result<Report, Error> {
         message: "the bundle is empty".into(),
     })?;
     check_signature(text, signature, pinned_key, &mut report)?;
+    if body.first().is_some_and(|l| kind(l) == "tournament") {
+        let lines: Vec<(usize, &Value)> = body.iter().map(|l| (l.number, &l.value)).collect();
+        super::tournament::check_table(&lines, &mut report.problems, &mut report.held);
+        return Ok(report);
+    }
     let records = check_chain(body, &mut report)?;
     check_rulings(body, &records, &mut report)?;
     Ok(report)

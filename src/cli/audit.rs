@@ -9,22 +9,57 @@ use crate::log::SledLog;
 pub fn export(game: &str, data: &Path, out: Option<&Path>) -> ExitCode {
     let result = (|| {
         let key = audit::load_or_create_key(data).map_err(|e| e.to_string())?;
-        let log = SledLog::open(data)
-            .map_err(|e| format!("cannot open the log in {}: {e}", data.display()))?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        let bundle = audit::export(&log, game, &key, now).map_err(|e| e.to_string())?;
-        match out {
-            Some(path) => std::fs::write(path, bundle)
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
-            None => {
-                print!("{bundle}");
-                Ok(())
-            }
-        }
+        let log = open_log(data)?;
+        let bundle = audit::export(&log, game, &key, now_ms()).map_err(|e| e.to_string())?;
+        write_out(out, &bundle)
     })();
     finish(result)
+}
+
+pub fn tournament(
+    event: &str,
+    data: &Path,
+    out: Option<&Path>,
+    pairings: Option<&Path>,
+) -> ExitCode {
+    let result = (|| {
+        let pairings = match pairings {
+            None => audit::Pairings::default(),
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|t| {
+                    audit::Pairings::from_jsonl(&t).map_err(|e| format!("{}: {e}", path.display()))
+                })?,
+        };
+        let key = audit::load_or_create_key(data).map_err(|e| e.to_string())?;
+        let log = open_log(data)?;
+        let export = audit::export_tournament(&log, event, &pairings, &key, now_ms())
+            .map_err(|e| e.to_string())?;
+        write_out(out, &export)
+    })();
+    finish(result)
+}
+
+fn open_log(data: &Path) -> Result<SledLog, String> {
+    SledLog::open(data).map_err(|e| format!("cannot open the log in {}: {e}", data.display()))
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
+    match out {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 pub fn verify(file: &Path, key: Option<&str>) -> ExitCode {

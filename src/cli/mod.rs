@@ -14,6 +14,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::service::Limits;
+
 /// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.
 #[derive(Debug, Parser)]
 #[command(name = "referee", version, about)]
@@ -32,6 +34,25 @@ enum Command {
         /// Directory of the embedded log (created if missing).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
+        /// Serve over TLS with this certificate chain (PEM); needs --tls-key.
+        #[arg(long)]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM).
+        #[arg(long)]
+        tls_key: Option<PathBuf>,
+        /// Serve without TLS on a non-loopback address (only behind a TLS-terminating proxy
+        /// or on a closed network).
+        #[arg(long)]
+        insecure: bool,
+        /// Most Play and WatchGame streams one token may hold open.
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.max_streams_per_token)]
+        max_streams_per_token: usize,
+        /// Requests per second one token may sustain (calls, streams opened, stream messages).
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.rate_per_token)]
+        rate_per_token: f64,
+        /// Requests one token may make at once after being idle.
+        #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.burst_per_token)]
+        burst_per_token: u32,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -111,7 +132,23 @@ enum AuditCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Check a bundle's signature and chain and re-derive its rulings; exit 0 only if all hold.
+    /// Write a tournament's signed export: every game whose id starts with EVENT, each
+    /// game's result and chain head, and the results table per player.
+    Tournament {
+        /// The event: a game-id prefix, e.g. `2026-ch-`.
+        event: String,
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Who played which game: JSON Lines `{"game":"...","white":"...","black":"..."}`
+        /// (`red` for xiangqi). Without a pairing a side is listed as `GAME SIDE`.
+        #[arg(long)]
+        pairings: Option<PathBuf>,
+    },
+    /// Check a bundle's (or tournament export's) signature, chain and rulings (or results
+    /// table); exit 0 only if all hold.
     Verify {
         file: PathBuf,
         /// The public key (hex) the bundle must be signed with.
@@ -158,7 +195,27 @@ enum TokenCommand {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { addr, data } => serve::run(addr, &data),
+        Command::Serve {
+            addr,
+            data,
+            tls_cert,
+            tls_key,
+            insecure,
+            max_streams_per_token,
+            rate_per_token,
+            burst_per_token,
+        } => serve::run(&serve::Options {
+            addr,
+            data,
+            tls_cert,
+            tls_key,
+            insecure,
+            limits: Limits {
+                max_streams_per_token,
+                rate_per_token,
+                burst_per_token,
+            },
+        }),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import {
             file,
@@ -195,6 +252,12 @@ pub fn run() -> ExitCode {
         },
         Command::Audit { command } => match command {
             AuditCommand::Export { game, data, out } => audit::export(&game, &data, out.as_deref()),
+            AuditCommand::Tournament {
+                event,
+                data,
+                out,
+                pairings,
+            } => audit::tournament(&event, &data, out.as_deref(), pairings.as_deref()),
             AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),
             AuditCommand::Key { data } => audit::key(&data),
         },

@@ -1,35 +1,76 @@
 //! `referee serve`: the gRPC service over the embedded sled log in `--data`.
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::access::TokenStore;
 use crate::log::SledLog;
-use crate::service::{self, Service};
+use crate::service::{self, Limits, Service, Tls};
+
+/// How to serve: where, over what, with which limits.
+pub struct Options {
+    pub addr: SocketAddr,
+    pub data: PathBuf,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
+    /// Serve without TLS on a non-loopback address (behind a TLS proxy, on a closed network).
+    pub insecure: bool,
+    pub limits: Limits,
+}
 
 /// Binds first and says where, so scripts and tests started with port 0 can connect.
 async fn serve(
-    addr: SocketAddr,
-    data: &Path,
+    options: &Options,
+    tls: Option<Tls>,
     log: SledLog,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let listener = tokio::net::TcpListener::bind(options.addr).await?;
     let bound = listener.local_addr()?;
+    let scheme = if tls.is_some() { "TLS" } else { "plain text" };
+    // Scripts and tests read the address as the last word of this line.
     println!("referee listening on {bound}");
-    tracing::info!(addr = %bound, "referee listening");
+    tracing::info!(addr = %bound, scheme, "referee listening");
+    let data = &options.data;
     let tokens = TokenStore::new(data);
     if !tokens.enforced()? {
         tracing::warn!(
             "no token issued: access control is off (issue one with `referee token issue`)"
         );
     }
-    service::serve_on(listener, Service::with_tokens(log, tokens), shutdown).await?;
+    // The signing key is made on first start, so bundles exported later verify against it.
+    let key = crate::audit::load_or_create_key(data)?;
+    let service = Service::with_tokens(log, tokens)
+        .with_audit_key(key)
+        .with_limits(options.limits);
+    service::serve_with(listener, service, tls, shutdown).await?;
     Ok(())
 }
 
-pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
+/// The certificate and key, or why the server must not start: bearer tokens and events
+/// would cross a network in clear text.
+fn tls_of(options: &Options) -> Result<Option<Tls>, String> {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    match (&options.tls_cert, &options.tls_key) {
+        (Some(cert), Some(key)) => Ok(Some(Tls {
+            cert_pem: read(cert)?,
+            key_pem: read(key)?,
+        })),
+        (None, None) if options.addr.ip().is_loopback() || options.insecure => Ok(None),
+        (None, None) => Err(format!(
+            "refusing to serve on {} without TLS: tokens and game events would cross the \
+             network in clear text. Give --tls-cert FILE --tls-key FILE, or --insecure if a \
+             TLS-terminating proxy or a closed network protects every link",
+            options.addr
+        )),
+        _ => Err("--tls-cert and --tls-key go together: give both or neither".into()),
+    }
+}
+
+pub fn run(options: &Options) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -38,6 +79,25 @@ pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
+    let l = options.limits;
+    if l.max_streams_per_token == 0
+        || l.burst_per_token == 0
+        || l.rate_per_token.is_nan()
+        || l.rate_per_token <= 0.0
+    {
+        eprintln!(
+            "referee: --max-streams-per-token, --rate-per-token and --burst-per-token must be \
+             positive (a token could do nothing at all)"
+        );
+        return ExitCode::from(2);
+    }
+    let tls = match tls_of(options) {
+        Ok(tls) => tls,
+        Err(e) => {
+            eprintln!("referee: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -45,6 +105,7 @@ pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let data = &options.data;
     let log = match SledLog::open(data) {
         Ok(log) => log,
         Err(e) => {
@@ -57,7 +118,7 @@ pub fn run(addr: SocketAddr, data: &Path) -> ExitCode {
         stop_signal().await;
         tracing::info!("shutting down");
     };
-    match runtime.block_on(serve(addr, data, log, shutdown)) {
+    match runtime.block_on(serve(options, tls, log, shutdown)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("referee: {e}");

@@ -7,8 +7,26 @@ use std::path::{Path, PathBuf};
 
 use super::Error;
 
+/// How a file's data is made durable. [`Fdatasync`] in service; fault tests wrap it to make a
+/// sync fail, as a full disk or a failing device would, and check that nothing is then
+/// acknowledged.
+pub trait Durability: Send + 'static {
+    /// Makes `file`'s written data durable (fdatasync), or says why it could not.
+    fn sync_data(&mut self, file: &File) -> std::io::Result<()>;
+}
+
+/// The real thing: `File::sync_data`, i.e. fdatasync(2).
+pub struct Fdatasync;
+
+impl Durability for Fdatasync {
+    fn sync_data(&mut self, file: &File) -> std::io::Result<()> {
+        file.sync_data()
+    }
+}
+
 /// The files whose fdatasync makes a commit durable.
 pub(super) struct Disk {
+    durability: Box<dyn Durability>,
     dir: PathBuf,
     /// sled 0.34 keeps its whole log in `<dir>/db`.
     data: File,
@@ -18,11 +36,12 @@ pub(super) struct Disk {
 }
 
 impl Disk {
-    pub fn open(dir: &Path) -> Result<Disk, Error> {
+    pub fn open(dir: &Path, durability: Box<dyn Durability>) -> Result<Disk, Error> {
         let data = File::open(dir.join("db"))?;
         // The directory entries of files sled just created must be durable too.
         File::open(dir)?.sync_all()?;
         Ok(Disk {
+            durability,
             dir: dir.to_owned(),
             data,
             synced_blobs: HashSet::new(),
@@ -35,7 +54,7 @@ impl Disk {
     /// into the file), then `sync_data()` the file, once per group.
     pub fn sync(&mut self, tree: &sled::Db) -> Result<(), Error> {
         tree.flush()?;
-        self.data.sync_data()?;
+        self.durability.sync_data(&self.data)?;
         self.sync_blobs()
     }
 

@@ -19,7 +19,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::oneshot;
 
-use super::disk::Disk;
+use super::disk::{Disk, Durability};
 use super::layout::{self, DirEntry, Head};
 use super::limits::{check_body, check_events, check_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
@@ -81,8 +81,13 @@ pub(super) struct Writer {
 
 impl Writer {
     /// Makes what is already in the store durable, then starts the writer thread.
-    pub fn start(store: Arc<Store>, path: &Path, next_number: u64) -> Result<Writer, Error> {
-        let mut disk = Disk::open(path)?;
+    pub fn start(
+        store: Arc<Store>,
+        path: &Path,
+        next_number: u64,
+        durability: Box<dyn Durability>,
+    ) -> Result<Writer, Error> {
+        let mut disk = Disk::open(path, durability)?;
         // Sync what we recovered: after a kill -9 it may sit only in the page cache, and we
         // are about to serve it.
         disk.sync(&store.tree)?;

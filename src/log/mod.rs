@@ -35,6 +35,7 @@ use std::future::Future;
 
 pub use tokio_stream::Stream;
 
+pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
 pub use group_commit::CommitStats;
 pub use record::{HASH_LEN, ZERO_HASH};

@@ -11,6 +11,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use tokio::sync::watch;
 
 use super::chain::Chain;
+use super::disk::{Durability, Fdatasync};
 use super::group_commit::{CommitStats, Writer};
 use super::layout::{self, DirEntry, Head};
 use super::watch::Follow;
@@ -47,13 +48,19 @@ impl SledLog {
     /// Opens (or creates) the log stored in the directory `path`, recovering every game and
     /// head. Works outside a tokio runtime: the writer is a plain thread.
     pub fn open(path: &Path) -> Result<SledLog, Error> {
+        SledLog::open_with(path, Box::new(Fdatasync))
+    }
+
+    /// Opens the log making commits durable with `durability` instead of plain fdatasync:
+    /// the seam for fault tests (a sync that fails like a full disk).
+    pub fn open_with(path: &Path, durability: Box<dyn Durability>) -> Result<SledLog, Error> {
         let tree = sled::Config::new().path(path).open()?;
         let (games, next_number) = load_games(&tree)?;
         let store = Arc::new(Store {
             tree,
             games: RwLock::new(games),
         });
-        let writer = Writer::start(Arc::clone(&store), path, next_number)?;
+        let writer = Writer::start(Arc::clone(&store), path, next_number, durability)?;
         Ok(SledLog {
             inner: Arc::new(Inner { store, writer }),
         })

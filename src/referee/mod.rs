@@ -125,6 +125,10 @@ impl Referee {
         debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
         self.last_seq = seq;
         self.sides.push(event.side);
+        if let Some(shuffle) = self.shuffle_event(seq, event) {
+            self.rulings.extend(shuffle.iter().cloned());
+            return shuffle;
+        }
         if self.ending.is_some()
             && !matches!(
                 event.kind,
@@ -236,6 +240,15 @@ impl Referee {
                 out.extend(self.table_apply(seq, event));
                 out
             }
+        }
+    }
+
+    /// A chess_gjq shuffle commitment or opening (chess_gjq 3.1.4), judged even after the
+    /// game's end because the set-up is opened after the game.
+    fn shuffle_event(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
+        match &mut self.table {
+            Table::ChessGjq(t) => t.shuffle_event(seq, event),
+            Table::Xiangqi(_) | Table::Draughts(_) => None,
         }
     }
 

@@ -46,6 +46,9 @@ named_enum! {
         OfferRejected = "offer_rejected",
         InvalidEvent = "invalid_event",
         ArbiterDecision = "arbiter_decision",
+        // A chess_gjq shuffle opening that does not match its commitment, or a reveal that
+        // contradicts the opened set-up (chess_gjq 3.1.4).
+        ShuffleMismatch = "shuffle_mismatch",
     }
 }
 

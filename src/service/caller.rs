@@ -49,6 +49,11 @@ impl Caller {
         })
     }
 
+    /// The id of the caller's token; None when access control is off.
+    pub fn token_id(&self) -> Option<&str> {
+        self.grant.as_ref().map(|g| g.id.as_str())
+    }
+
     pub fn may_read(&self, game: &str) -> Result<(), Error> {
         self.grant
             .as_ref()
@@ -71,6 +76,13 @@ impl Caller {
         self.grant
             .as_ref()
             .map_or(Ok(()), |g| g.may_append(game, scope).map_err(Error::from))
+    }
+
+    /// May the caller use the audit calls over `scope` (a game or an event's prefix)?
+    pub fn may_audit(&self, scope: Option<&str>) -> Result<(), Error> {
+        self.grant
+            .as_ref()
+            .map_or(Ok(()), |g| g.may_audit(scope).map_err(Error::from))
     }
 
     pub fn lists(&self, game: &str) -> bool {

@@ -15,6 +15,9 @@ pub enum Error {
     /// The request is larger than the service accepts.
     #[error("{0}")]
     TooLarge(String),
+    /// The caller's token is over one of its limits (open streams, request rate).
+    #[error("{0}")]
+    Exhausted(String),
     /// The log refused the request (unknown game, seq conflict, reused event id, ...).
     #[error("{0}")]
     Rejected(#[from] Rejection),
@@ -30,6 +33,9 @@ pub enum Error {
     /// A dependency of the service (e.g. the token store) cannot be read right now.
     #[error("{0}")]
     Unavailable(String),
+    /// An audit export or verification could not be carried out.
+    #[error("{0}")]
+    Audit(#[from] crate::audit::Error),
     /// A stored record could not be read back as an event: the store holds something this
     /// build cannot interpret.
     #[error("game \"{game}\" seq {seq}: stored record unreadable: {message}")]
@@ -54,7 +60,7 @@ impl From<Error> for tonic::Status {
         let message = error.to_string();
         match error {
             Error::Invalid { .. } => tonic::Status::invalid_argument(message),
-            Error::TooLarge(_) => tonic::Status::resource_exhausted(message),
+            Error::TooLarge(_) | Error::Exhausted(_) => tonic::Status::resource_exhausted(message),
             Error::Rejected(r) => match r {
                 Rejection::UnknownGame { .. } => tonic::Status::not_found(message),
                 Rejection::GameExists { .. } => tonic::Status::already_exists(message),
@@ -72,6 +78,13 @@ impl From<Error> for tonic::Status {
             Error::Denied(Denied::Unauthenticated(_)) => tonic::Status::unauthenticated(message),
             Error::Denied(Denied::PermissionDenied(_)) => tonic::Status::permission_denied(message),
             Error::Unavailable(_) => tonic::Status::unavailable(message),
+            Error::Audit(e) => match e {
+                crate::audit::Error::UnknownGame(_) => tonic::Status::not_found(message),
+                crate::audit::Error::Malformed { .. } => tonic::Status::invalid_argument(message),
+                crate::audit::Error::Log(_) | crate::audit::Error::Key { .. } => {
+                    tonic::Status::internal(message)
+                }
+            },
         }
     }
 }

@@ -3,14 +3,17 @@
 //! Only this module knows tonic. Every write goes to the log first and is acknowledged only
 //! once durable; rulings are then derived by the cached referee, never stored.
 
+mod audit;
 mod caller;
 mod convert;
 mod error;
+mod limits;
 mod live;
 pub mod proto;
 
 pub use convert::header_to_proto;
 pub use error::Error;
+pub use limits::Limits;
 pub use live::{LoadedLog, load_log};
 
 use std::pin::Pin;
@@ -28,6 +31,7 @@ use crate::referee::{Referee, Ruling};
 
 use self::caller::Caller;
 use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
+use self::limits::{Governor, StreamPermit};
 use self::live::{LiveGames, unreadable};
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
 use crate::access::TokenStore;
@@ -46,6 +50,10 @@ pub struct Service<L: Log> {
     closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// Issued tokens; None = access control off (tests, benchmarks).
     tokens: Option<Arc<TokenStore>>,
+    /// The key audit exports are signed with; None = the audit export calls are unavailable.
+    audit_key: Option<Arc<ed25519_dalek::SigningKey>>,
+    /// Open streams and request rate per token.
+    governor: Arc<Governor>,
 }
 
 impl<L: Log> Service<L> {
@@ -55,6 +63,8 @@ impl<L: Log> Service<L> {
             log,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
             tokens: None,
+            audit_key: None,
+            governor: Arc::new(Governor::new(Limits::NONE)),
         }
     }
 
@@ -66,8 +76,31 @@ impl<L: Log> Service<L> {
         }
     }
 
+    /// The service holding each token to `limits` (none by default; `serve` sets them).
+    pub fn with_limits(mut self, limits: Limits) -> Service<L> {
+        self.governor = Arc::new(Governor::new(limits));
+        self
+    }
+
+    /// Who calls, once the call is admitted under the caller's token's request rate.
     fn caller<T>(&self, request: &Request<T>) -> Result<Caller, Error> {
-        Caller::of(request, self.tokens.as_deref())
+        let caller = Caller::of(request, self.tokens.as_deref())?;
+        self.admit(&caller)?;
+        Ok(caller)
+    }
+
+    /// Limits are per token: with access control off there is no token to hold to them.
+    fn admit(&self, caller: &Caller) -> Result<(), Error> {
+        caller
+            .token_id()
+            .map_or(Ok(()), |token| self.governor.admit(token))
+    }
+
+    fn open_stream(&self, caller: &Caller) -> Result<Option<StreamPermit>, Error> {
+        caller
+            .token_id()
+            .map(|token| self.governor.open_stream(token))
+            .transpose()
     }
 
     async fn create(
@@ -204,12 +237,18 @@ impl<L: Log> Service<L> {
         Ok(proto::ListGamesResponse { games })
     }
 
-    fn watch(&self, game: &str, from_seq: u64) -> Result<WatchStream, Error> {
+    fn watch(
+        &self,
+        game: &str,
+        from_seq: u64,
+        permit: Option<StreamPermit>,
+    ) -> Result<WatchStream, Error> {
         let records = self.log.watch(game, 0)??;
         let (tx, rx) = mpsc::channel(256);
         let game = game.to_string();
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
+            let _counted_until_the_watcher_ends = permit;
             tokio::select! {
                 fed = feed_watcher(records, &game, from_seq, &tx) => {
                     if let Err(e) = fed {
@@ -219,6 +258,9 @@ impl<L: Log> Service<L> {
                 _ = closed(&mut closing) => {
                     let _ = tx.send(Err(Status::unavailable("the server is shutting down"))).await;
                 }
+                // A watcher that hangs up on an idle game ends here, not at the next event,
+                // so its stream stops counting against its token's limit.
+                () = tx.closed() => {}
             }
         });
         Ok(Box::pin(ReceiverStream::new(rx)))
@@ -372,11 +414,13 @@ impl<L: Log> RefereeApi for Service<L> {
         request: Request<Streaming<proto::PlayRequest>>,
     ) -> Result<Response<PlayStream>, Status> {
         let caller = self.caller(&request)?;
+        let permit = self.open_stream(&caller)?;
         let mut incoming = request.into_inner();
         let this = self.clone();
         let (tx, rx) = mpsc::channel(64);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
+            let _counted_until_the_stream_ends = permit;
             let mut game = String::new();
             loop {
                 let message = tokio::select! {
@@ -393,6 +437,8 @@ impl<L: Log> RefereeApi for Service<L> {
                         "game",
                         "the first message of a stream must name its game",
                     ))
+                } else if let Err(over) = this.admit(&caller) {
+                    Err(over)
                 } else {
                     this.append(&game, message.expected_seq, message.events, &caller)
                         .await
@@ -415,7 +461,8 @@ impl<L: Log> RefereeApi for Service<L> {
         let caller = self.caller(&request)?;
         let r = request.into_inner();
         caller.may_read(&r.game)?;
-        Ok(Response::new(self.watch(&r.game, r.from_seq)?))
+        let permit = self.open_stream(&caller)?;
+        Ok(Response::new(self.watch(&r.game, r.from_seq, permit)?))
     }
 
     async fn get_game(
@@ -444,6 +491,43 @@ impl<L: Log> RefereeApi for Service<L> {
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
         let caller = self.caller(&request)?;
         Ok(Response::new(self.list(&caller).await?))
+    }
+
+    async fn get_audit_key(
+        &self,
+        request: Request<proto::GetAuditKeyRequest>,
+    ) -> Result<Response<proto::GetAuditKeyResponse>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(self.public_key(&caller)?))
+    }
+
+    async fn export_audit(
+        &self,
+        request: Request<proto::ExportAuditRequest>,
+    ) -> Result<Response<proto::AuditExport>, Status> {
+        let caller = self.caller(&request)?;
+        let game = request.into_inner().game;
+        Ok(Response::new(self.audit_bundle(&game, &caller)?))
+    }
+
+    async fn export_tournament(
+        &self,
+        request: Request<proto::ExportTournamentRequest>,
+    ) -> Result<Response<proto::AuditExport>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(
+            self.tournament_export(request.into_inner(), &caller)?,
+        ))
+    }
+
+    async fn verify_audit(
+        &self,
+        request: Request<proto::VerifyAuditRequest>,
+    ) -> Result<Response<proto::AuditReport>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(
+            self.check_bundle(request.into_inner(), &caller)?,
+        ))
     }
 }
 
@@ -478,15 +562,34 @@ impl<L: Log> Clone for Service<L> {
             live: Arc::clone(&self.live),
             closing: Arc::clone(&self.closing),
             tokens: self.tokens.clone(),
+            audit_key: self.audit_key.clone(),
+            governor: Arc::clone(&self.governor),
         }
     }
 }
 
-/// The gRPC server for `service`, with health checking and reflection (v1 and v1alpha, so
-/// older grpcurl releases work too).
+/// A certificate chain and its private key, PEM, for serving over TLS (rustls).
+#[derive(Clone)]
+pub struct Tls {
+    pub cert_pem: Vec<u8>,
+    pub key_pem: Vec<u8>,
+}
+
+/// The gRPC server for `service` in plain text (tests, loopback); see [`serve_with`].
 pub async fn serve_on<L: Log>(
     listener: TcpListener,
     service: Service<L>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), tonic::transport::Error> {
+    serve_with(listener, service, None, shutdown).await
+}
+
+/// The gRPC server for `service`, over TLS when `tls` is given, with health checking and
+/// reflection (v1 and v1alpha, so older grpcurl releases work too).
+pub async fn serve_with<L: Log>(
+    listener: TcpListener,
+    service: Service<L>,
+    tls: Option<Tls>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), tonic::transport::Error> {
     let (health_reporter, health) = tonic_health::server::health_reporter();
@@ -509,7 +612,12 @@ pub async fn serve_on<L: Log>(
         closing.send_replace(true);
     };
     let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
-    tonic::transport::Server::builder()
+    let mut server = tonic::transport::Server::builder();
+    if let Some(tls) = tls {
+        let identity = tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem);
+        server = server.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
+    }
+    server
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -24,10 +24,22 @@ impl TestServer {
         TestServer::run(Service::new(log.clone()), log).await
     }
 
-    /// A server with access control by the tokens issued in `data`.
+    /// A server with access control by the tokens issued in `data`, signing audit exports
+    /// with `data`'s key, as `referee serve` runs.
     pub async fn start_with_tokens(data: &Path) -> TestServer {
         let log = SledLog::open(data).expect("open log");
-        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data));
+        let key = referee::audit::load_or_create_key(data).expect("audit key");
+        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data))
+            .with_audit_key(key);
+        TestServer::run(service, log).await
+    }
+
+    /// A server with tokens, as [`TestServer::start_with_tokens`], holding each token to
+    /// `limits`.
+    pub async fn start_with_limits(data: &Path, limits: referee::service::Limits) -> TestServer {
+        let log = SledLog::open(data).expect("open log");
+        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data))
+            .with_limits(limits);
         TestServer::run(service, log).await
     }
 

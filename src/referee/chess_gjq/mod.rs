@@ -5,6 +5,7 @@
 mod draws;
 mod notation;
 mod reveal;
+mod shuffle;
 mod time;
 
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
@@ -13,6 +14,7 @@ use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Stat
 
 use self::draws::DrawCounters;
 use self::reveal::PendingMove;
+use self::shuffle::Shuffle;
 use super::{Ruling, RulingKind, SetupError};
 
 /// The chess_gjq part of a referee: the position, the move awaiting its reveal, and the
@@ -23,6 +25,9 @@ pub struct ChessGjqTable {
     /// The hidden piece's move that waits for its reveal (chess_gjq 3.1.5).
     pending: Option<PendingMove>,
     draws: DrawCounters,
+    /// The commitment to the secret set-up and what the reveals said (chess_gjq 3.1.4);
+    /// boxed, as most games have none, to keep the table the size of the others.
+    shuffle: Box<Shuffle>,
 }
 
 impl ChessGjqTable {
@@ -37,6 +42,7 @@ impl ChessGjqTable {
         };
         let draws = DrawCounters::new(&position);
         Ok(ChessGjqTable {
+            shuffle: Box::new(Shuffle::new(&position)),
             position,
             pending: None,
             draws,
@@ -103,6 +109,13 @@ impl ChessGjqTable {
     }
 
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let witness = self.witness(seq, event);
+        let mut out = self.judge(seq, event);
+        out.extend(self.witnessed(witness));
+        out
+    }
+
+    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move {
                 from,
