@@ -11,7 +11,8 @@ use referee::referee::replay;
 use referee::service::load_log;
 use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
 
-const GAMES: usize = 8;
+/// Concurrent board streams, one game each (issue: 64 concurrent boards).
+const GAMES: usize = 64;
 
 fn clock_press(side: &str, ms: u64) -> proto::Event {
     proto::Event {
