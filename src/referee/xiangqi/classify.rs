@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::games::xiangqi::{Color, Move, PieceKind, Position, Square};
+use crate::games::xiangqi::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// What one move in a cycle does, heaviest effect first (xiangqi 27.4).
 #[derive(Clone, Debug, PartialEq)]
@@ -15,6 +15,9 @@ pub enum Class {
     MateThreat { mate: Move },
     /// 捉: the move makes a new capture possible that wins material (28.3).
     Chase(Chase),
+    /// An attack by a soldier that would otherwise be a chase: idle (27.2), unless the
+    /// attacks in the cycle are mutual (相互长打), when it counts as a chase.
+    SoldierAttack(Chase),
     /// 闲: none of the above, including exchange offers and attacks that do not count;
     /// the note says why a new attack the move makes does not count, if it makes one.
     Idle(Option<String>),
@@ -23,7 +26,13 @@ pub enum Class {
 impl Class {
     /// Whether the class is a forbidden move when repeated (25.2).
     pub fn forbidden(&self) -> bool {
-        !matches!(self, Class::Idle(_))
+        !matches!(self, Class::Idle(_) | Class::SoldierAttack(_))
+    }
+
+    /// Whether the class is an attack (打, 28.4) once soldiers' attacks count as chases,
+    /// as they do when both sides attack every move (27.2).
+    pub fn forbidden_counting_soldiers(&self) -> bool {
+        self.forbidden() || matches!(self, Class::SoldierAttack(_))
     }
 }
 
@@ -35,6 +44,18 @@ pub struct Chase {
     pub target: Square,
     pub target_kind: PieceKind,
     pub why: Why,
+    /// The check or exchange that must come first, when the capture is won by one (28.3).
+    pub via: Option<Series>,
+}
+
+/// The first step of a chase that wins its piece only after a check or an exchange (28.3:
+/// "including from the next move by a series of checks or exchanges").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Series {
+    /// The check to give first; every reply leaves the piece to be won.
+    Check(Move),
+    /// The equal exchange to make first (a capture of a protected piece of the same value).
+    Exchange(Move),
 }
 
 /// Why a chased piece counts (xiangqi 28.3).
@@ -42,7 +63,8 @@ pub struct Chase {
 pub enum Why {
     /// No enemy piece can legally take back on its point (无根).
     Unprotected,
-    /// It is a chariot attacked by a horse or cannon, protected or not.
+    /// It is worth more than its attacker (a chariot attacked by a horse or cannon; for a
+    /// soldier, 27.2, a chariot, horse or cannon), protected or not.
     HigherValue,
 }
 
@@ -55,6 +77,10 @@ impl fmt::Display for Class {
                 "mate threat (杀, 28.2): {mate} would start a mate by checks next"
             ),
             Class::Chase(c) => write!(f, "chase (捉, 28.3) of {c}"),
+            Class::SoldierAttack(c) => write!(
+                f,
+                "soldier's attack (兵捉, 27.2) on {c}: idle, unless both sides attack every move"
+            ),
             Class::Idle(None) => f.write_str("idle (闲)"),
             Class::Idle(Some(note)) => write!(f, "idle (闲): {note}"),
         }
@@ -65,7 +91,10 @@ impl fmt::Display for Chase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let why = match self.why {
             Why::Unprotected => "which no piece can legally take back on its point (unprotected)",
-            Why::HigherValue => "a chariot, which counts even when protected",
+            Why::HigherValue if self.target_kind == PieceKind::Chariot => {
+                "a chariot, which counts even when protected"
+            }
+            Why::HigherValue => "worth more than a soldier, which counts even when protected",
         };
         write!(
             f,
@@ -74,7 +103,18 @@ impl fmt::Display for Chase {
             self.target,
             self.attacker_kind.name(),
             self.attacker
-        )
+        )?;
+        match self.via {
+            None => Ok(()),
+            Some(Series::Check(first)) => write!(
+                f,
+                ", won after the check {first} whatever the reply (a series of checks, 28.3)"
+            ),
+            Some(Series::Exchange(first)) => write!(
+                f,
+                ", won after the exchange that starts with {first} (a series of exchanges, 28.3)"
+            ),
+        }
     }
 }
 
@@ -89,13 +129,150 @@ pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
     }
     let fresh = new_captures(before, mv, &threat);
     let mut notes = Vec::new();
+    let mut soldier = None;
     for m in &fresh {
         match counted(&threat, *m).and_then(|chase| not_an_offer(after, *m, chase)) {
+            Ok(chase) if chase.attacker_kind == PieceKind::Soldier => {
+                soldier.get_or_insert(chase);
+            }
             Ok(chase) => return Class::Chase(chase),
             Err(note) => notes.push(note),
         }
     }
-    Class::Idle((!notes.is_empty()).then(|| notes.join("; ")))
+    // A piece won only after a check or an exchange; but if it can take its attacker
+    // first, the attack is an offer or a sacrifice as with a plain capture (25.2).
+    let offered = |c: &Chase| {
+        let direct = Move::new(c.attacker, c.target);
+        threat.piece_at(c.attacker).map(|p| p.kind) == Some(c.attacker_kind)
+            && not_an_offer(after, direct, c.clone()).is_err()
+    };
+    if let Some(chase) = new_series_wins(before, &threat)
+        .into_iter()
+        .find(|c| !offered(c))
+    {
+        return Class::Chase(chase);
+    }
+    match soldier {
+        Some(chase) => Class::SoldierAttack(chase),
+        None => Class::Idle((!notes.is_empty()).then(|| notes.join("; "))),
+    }
+}
+
+/// A piece the side to move in `threat` can win by a check or an equal exchange first that
+/// it could not win so in `before` (the position before its move, itself to move), and
+/// could not win there by a plain capture either (xiangqi 28.3). One check or one exchange
+/// deep: the judgment runs only on repeated cycles, where longer series are rare.
+fn new_series_wins(before: &Position, threat: &Position) -> Vec<Chase> {
+    let mover = threat.side_to_move();
+    let old_pos = before.passed_if_needed(mover);
+    let fresh = series_wins(threat);
+    if fresh.is_empty() {
+        return fresh;
+    }
+    let old: Vec<Square> = series_wins(&old_pos)
+        .into_iter()
+        .map(|c| c.target)
+        .chain(
+            old_pos
+                .legal_captures()
+                .into_iter()
+                .filter(|&m| counted(&old_pos, m).is_ok())
+                .map(|m| m.to),
+        )
+        .collect();
+    fresh
+        .into_iter()
+        .filter(|c| !old.contains(&c.target))
+        .collect()
+}
+
+/// The pieces the side to move can win by first giving a check, or first making an equal
+/// exchange, whatever the opponent replies: after every reply that leaves it no better
+/// than even, a capture that counts (28.3) takes the piece, for a net gain.
+fn series_wins(pos: &Position) -> Vec<Chase> {
+    let mut wins: Vec<Chase> = Vec::new();
+    for first in pos.legal_moves() {
+        let mut after = pos.clone();
+        let taken = after.play(first);
+        let series = if after.in_check() {
+            Series::Check(first)
+        } else if equal_exchange(pos, first, taken) {
+            Series::Exchange(first)
+        } else {
+            continue;
+        };
+        let replies = after.legal_moves();
+        if replies.is_empty() {
+            continue; // a mate, named by 28.2, not a chase
+        }
+        let gained = taken.map_or(0, |p| value(p.kind));
+        // Candidate targets by their square now; a reply may move one, which is followed.
+        let mut targets: Vec<(Square, Option<Chase>)> = after
+            .pieces_of(after.side_to_move())
+            .into_iter()
+            .filter(|&sq| {
+                after
+                    .piece_at(sq)
+                    .is_some_and(|p| piece_counts(p.color, p.kind, sq))
+            })
+            .filter(|sq| !wins.iter().any(|w| w.target == *sq))
+            .map(|sq| (sq, None))
+            .collect();
+        let mut needed = false;
+        for reply in replies {
+            let mut next = after.clone();
+            let lost = next.play(reply).map_or(0, |p| value(p.kind));
+            if gained > lost {
+                continue; // already ahead, whatever else happens
+            }
+            needed = true;
+            let captures = next.legal_captures();
+            targets.retain_mut(|(sq, found)| {
+                let now = if reply.from == *sq { reply.to } else { *sq };
+                let win = captures.iter().find_map(|&w| {
+                    let target = next.piece_at(w.to)?;
+                    (w.to == now && gained + value(target.kind) > lost)
+                        .then(|| counted(&next, w).ok())
+                        .flatten()
+                        .filter(|c| c.attacker_kind != PieceKind::Soldier)
+                });
+                match win {
+                    Some(chase) => {
+                        found.get_or_insert(chase);
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if targets.is_empty() {
+                break;
+            }
+        }
+        if !needed {
+            continue;
+        }
+        for (sq, found) in targets {
+            if let Some(chase) = found {
+                wins.push(Chase {
+                    target: sq,
+                    via: Some(series),
+                    ..chase
+                });
+            }
+        }
+    }
+    wins
+}
+
+/// Whether `first` (which took `taken`) captures a protected piece of the same value as
+/// the capturer: an exchange (兑), the start of a series of exchanges (28.3).
+fn equal_exchange(pos: &Position, first: Move, taken: Option<Piece>) -> bool {
+    let (Some(taken), Some(capturer)) = (taken, pos.piece_at(first.from)) else {
+        return false;
+    };
+    capturer.kind != PieceKind::General
+        && value(taken.kind) == value(capturer.kind)
+        && pos.recapture_possible(first)
 }
 
 /// How many checks in a row a mate threat may take (28.2 "a check or a series of checks").
@@ -147,9 +324,9 @@ fn new_captures(before: &Position, mv: Move, threat: &Position) -> Vec<Move> {
         .collect()
 }
 
-/// The capture `m` as a chase, if it counts: not by the general (27.1) or a soldier (27.2),
-/// of a piece that counts (25.3), which is unprotected or a chariot taken by a horse or
-/// cannon (28.3). Otherwise why it does not count.
+/// The capture `m` as a chase, if it counts: not by the general (27.1), of a piece that
+/// counts (25.3), which is unprotected or worth more than its attacker (28.3). Otherwise why
+/// it does not count. A soldier's chase is returned too: the caller names it (27.2).
 fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
     let (Some(attacker), Some(target)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
         return Err(format!("{m} is no capture"));
@@ -166,19 +343,22 @@ fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
             "{what}, but an attack by the general alone counts as idle (27.1)"
         ));
     }
-    if attacker.kind == PieceKind::Soldier {
-        return Err(format!(
-            "{what}, but an attack by a soldier counts as idle (27.2)"
-        ));
-    }
     if !piece_counts(target.color, target.kind, m.to) {
         return Err(format!("{what}, which does not count as a piece (25.3)"));
     }
-    let higher = target.kind == PieceKind::Chariot
-        && matches!(attacker.kind, PieceKind::Horse | PieceKind::Cannon);
-    let why = if higher {
+    let higher = match attacker.kind {
+        PieceKind::Horse | PieceKind::Cannon => target.kind == PieceKind::Chariot,
+        PieceKind::Soldier => value(target.kind) > value(PieceKind::Soldier),
+        _ => false,
+    };
+    // A soldier's target is named unprotected when it is; a chariot attacked by a horse or
+    // cannon by its value, as the rule book gives it.
+    let unprotected = || !pos.recapture_possible(m);
+    let why = if attacker.kind == PieceKind::Soldier && unprotected() {
+        Why::Unprotected
+    } else if higher {
         Why::HigherValue
-    } else if !pos.recapture_possible(m) {
+    } else if unprotected() {
         Why::Unprotected
     } else {
         return Err(format!(
@@ -191,6 +371,7 @@ fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
         target: m.to,
         target_kind: target.kind,
         why,
+        via: None,
     })
 }
 
@@ -275,6 +456,33 @@ mod tests {
         // The horse on c4 would reach a5, but its leg b4 is occupied.
         let fen = "3k5/9/9/9/r8/1p7/3r5/1N7/4A4/4K4 w - - 0 1";
         assert_eq!(named(fen, "b2c4"), Class::Idle(None));
+    }
+
+    #[test]
+    fn a_battery_that_wins_a_horse_after_a_check_chases() {
+        // The chariot steps behind its horse: next, the horse leaves with a discovered check
+        // to g7 and, whatever black replies, takes the unprotected horse on i8 (28.3).
+        let fen = "2b1k4/8n/3c5/4N4/9/9/9/3R5/4A4/4K4 w - - 0 1";
+        let class = named(fen, "d2e2");
+        let Class::Chase(chase) = class else {
+            panic!("{class:?}")
+        };
+        assert_eq!(chase.target.to_string(), "i8");
+        assert_eq!(chase.via, Some(Series::Check(Move::parse("e6g7").unwrap())));
+    }
+
+    #[test]
+    fn a_check_first_wins_nothing_when_the_piece_is_protected() {
+        // As above, but the chariot on i5 protects the horse on i8.
+        let fen = "2b1k4/8n/3c5/4N4/8r/9/9/3R5/4A4/4K4 w - - 0 1";
+        assert_eq!(named(fen, "d2e2"), Class::Idle(None));
+    }
+
+    #[test]
+    fn a_soldier_attack_is_named_apart() {
+        let class = named("5k3/9/9/2cP1n3/9/9/9/9/9/3K5 w - - 0 1", "d6e6");
+        assert!(matches!(class, Class::SoldierAttack(_)), "{class:?}");
+        assert!(!class.forbidden() && class.forbidden_counting_soldiers());
     }
 
     #[test]

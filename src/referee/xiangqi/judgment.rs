@@ -18,6 +18,9 @@ pub struct Judgment {
     /// Seqs of the moves of the cycle.
     pub evidence: Vec<u64>,
     pub occurrence: u32,
+    /// Whether soldiers' attacks were counted as chases because both sides attacked every
+    /// move (相互长打, xiangqi 27.2).
+    pub mutual_soldiers: bool,
 }
 
 /// Names every move from the first occurrence of the repeated position to now.
@@ -36,19 +39,28 @@ pub fn judge_cycle(history: &History, cycle: &Cycle) -> Judgment {
         evidence.push(ply.seq);
         classes[index(ply.mover)].push(class);
     }
-    let conduct = [conduct_of(&classes[0]), conduct_of(&classes[1])];
+    let plain = [
+        conduct_of(&classes[0], false),
+        conduct_of(&classes[1], false),
+    ];
+    // 27.2: a soldier's attacks are idle, "but mutual perpetual attacks count as chases":
+    // when counting them makes both sides attack every move, they count.
+    let soldiers = [conduct_of(&classes[0], true), conduct_of(&classes[1], true)];
+    let mutual_soldiers = soldiers != plain && soldiers.iter().all(|c| *c != Conduct::Allowed);
+    let conduct = if mutual_soldiers { soldiers } else { plain };
     Judgment {
         verdict: judge(conduct[0], conduct[1]),
         conduct,
         moves,
         evidence,
         occurrence: cycle.occurrence,
+        mutual_soldiers,
     }
 }
 
-fn conduct_of(classes: &[Class]) -> Conduct {
+fn conduct_of(classes: &[Class], soldiers_count: bool) -> Conduct {
     let refs: Vec<&Class> = classes.iter().collect();
-    Conduct::of(&refs)
+    Conduct::of(&refs, soldiers_count)
 }
 
 fn index(color: Color) -> usize {

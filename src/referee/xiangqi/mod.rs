@@ -261,8 +261,14 @@ impl XiangqiTable {
 
     /// The ruling a judged cycle gives (xiangqi 26.1-26.4).
     fn cycle_ruling(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> Ruling {
+        let mutual = if j.mutual_soldiers {
+            " (both sides attack every move, so the soldiers' attacks count as chases: \
+             相互长打, xiangqi 27.2)"
+        } else {
+            ""
+        };
         let conduct = format!(
-            "red's conduct: {}; black's conduct: {}",
+            "red's conduct: {}; black's conduct: {}{mutual}",
             j.conduct[0].describe(),
             j.conduct[1].describe()
         );

@@ -16,11 +16,19 @@ pub enum Conduct {
 }
 
 impl Conduct {
-    /// The conduct of a side whose moves in the cycle had the names `classes`.
-    pub fn of(classes: &[&Class]) -> Conduct {
+    /// The conduct of a side whose moves in the cycle had the names `classes`; with
+    /// `soldiers_count`, a soldier's attacks count as chases (mutual attacks, 27.2).
+    pub fn of(classes: &[&Class], soldiers_count: bool) -> Conduct {
+        let forbidden = |c: &Class| {
+            if soldiers_count {
+                c.forbidden_counting_soldiers()
+            } else {
+                c.forbidden()
+            }
+        };
         if !classes.is_empty() && classes.iter().all(|c| **c == Class::Check) {
             Conduct::PerpetualCheck
-        } else if !classes.is_empty() && classes.iter().all(|c| c.forbidden()) {
+        } else if !classes.is_empty() && classes.iter().all(|c| forbidden(c)) {
             Conduct::Forbidden
         } else {
             Conduct::Allowed
