@@ -76,6 +76,15 @@ impl fmt::Display for Class {
                 f,
                 "mate threat (杀, 28.2): {mate} would start a mate by checks next"
             ),
+            Class::Chase(c)
+                if matches!(c.target_kind, PieceKind::Advisor | PieceKind::Elephant) =>
+            {
+                write!(
+                    f,
+                    "chase (捉, 28.3) of {c} (27.3 would name it idle if the move occupied a key \
+                     defensive point that made a simple draw at once: the arbiter's judgment)"
+                )
+            }
             Class::Chase(c) => write!(f, "chase (捉, 28.3) of {c}"),
             Class::SoldierAttack(c) => write!(
                 f,
