@@ -13,7 +13,12 @@ Usage (from the repository root, after `cargo build`):
 
 Fairy-Stockfish implements perpetual check and most chases but not the mate threat (杀) of
 xiangqi 28.2, so it rules a one-check-one-mate-threat cycle a draw where the 棋例 forbid it;
-disagreements are for a person to read, not a pass/fail count.
+Nor does it look for a piece won after a check or an exchange (28.3 "including from the next
+move by a series of checks or exchanges"), so it rules such a cycle on its direct attacks only.
+Disagreements are for a person to read, not a pass/fail count. 2026-12-04: 144 of 176 cycle
+games agree on ply and verdict (148 before chases after a check or exchange were named; the
+five games that changed, e.g. man_vs_machine_00000036 where Ca9+ forces ...Cb9 and Nxb9, are
+chases by the letter of 28.3).
 """
 import collections
 import json
