@@ -238,11 +238,13 @@ fn series_wins(pos: &Position) -> Vec<Chase> {
             let captures = next.legal_captures();
             targets.retain_mut(|(sq, found)| {
                 let now = if reply.from == *sq { reply.to } else { *sq };
-                let win = captures.iter().find_map(|&w| {
+                let win = captures.iter().filter(|w| w.to == now).find_map(|&w| {
                     let target = next.piece_at(w.to)?;
-                    (w.to == now && gained + value(target.kind) > lost)
-                        .then(|| counted(&next, w).ok())
-                        .flatten()
+                    if gained + value(target.kind) <= lost {
+                        return None;
+                    }
+                    counted(&next, w)
+                        .ok()
                         .filter(|c| c.attacker_kind != PieceKind::Soldier)
                 });
                 match win {
