@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -77,6 +77,8 @@ pub(super) struct Writer {
     queue: Option<mpsc::Sender<Request>>,
     thread: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
+    /// Why the writer stopped, once it has (shared with the thread).
+    stopped: Arc<Mutex<Option<String>>>,
 }
 
 impl Writer {
@@ -92,12 +94,14 @@ impl Writer {
         // are about to serve it.
         disk.sync(&store.tree)?;
         let counters = Arc::new(Counters::default());
+        let stopped = Arc::new(Mutex::new(None));
         let committer = Committer {
             store,
             disk,
             next_number,
             counters: Arc::clone(&counters),
             broken: None,
+            stopped: Arc::clone(&stopped),
         };
         let (queue, requests) = mpsc::channel();
         let thread = std::thread::Builder::new()
@@ -107,6 +111,7 @@ impl Writer {
             queue: Some(queue),
             thread: Some(thread),
             counters,
+            stopped,
         })
     }
 
@@ -149,6 +154,14 @@ impl Writer {
         queue.send(request).map_err(|_| Error::Closed)
     }
 
+    /// Why the writer refuses every write, if it does (after a failed commit).
+    pub fn stopped(&self) -> Option<String> {
+        self.stopped
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     pub fn stats(&self) -> CommitStats {
         let c = &self.counters;
         CommitStats {
@@ -183,6 +196,8 @@ struct Committer {
     /// committing anything after it could make an answered-as-failed append durable: refuse
     /// every write until a restart recovers what really reached the disk.
     broken: Option<String>,
+    /// `broken`, as the handle sees it (health checks read it from other threads).
+    stopped: Arc<Mutex<Option<String>>>,
 }
 
 impl Committer {
@@ -249,6 +264,7 @@ impl Committer {
         if let Err(e) = result.and_then(|()| self.disk.sync(&self.store.tree)) {
             tracing::error!(error = %e, "log commit failed; refusing further writes");
             self.broken = Some(e.to_string());
+            *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) = self.broken.clone();
             return Err(e);
         }
         self.counters.syncs.fetch_add(1, Ordering::Relaxed);

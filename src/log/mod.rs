@@ -141,6 +141,10 @@ pub trait Log: Clone + Send + Sync + 'static {
     /// Every game, in creation order.
     fn games(&self) -> Result<Vec<GameInfo>, Error>;
 
+    /// Why the log refuses every write, if it does: its writer stopped after a failed
+    /// commit (a full or failing disk) and only a restart recovers. `None` while healthy.
+    fn stopped(&self) -> Option<String>;
+
     /// Records from `from` on: first those already stored, then each new one as it is
     /// appended; ends only on error or drop. Many watchers per game.
     fn watch(

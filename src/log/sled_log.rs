@@ -137,6 +137,10 @@ impl Log for SledLog {
         Ok(games.iter().map(|(name, game)| game.info(name)).collect())
     }
 
+    fn stopped(&self) -> Option<String> {
+        self.inner.writer.stopped()
+    }
+
     fn watch(
         &self,
         game: &str,
