@@ -3,6 +3,7 @@
 
 use super::layout::{self, Head};
 use super::record::{self, HASH_LEN, ZERO_HASH};
+use super::recovery::guarded;
 use super::{Error, Record};
 
 /// One game's chain of records in the tree.
@@ -17,6 +18,14 @@ impl Chain<'_> {
     /// outside the range (seq from-1 and to+1) so the range is chained at both ends, and when
     /// it reaches the head checks the last record against the head hash.
     pub fn read(&self, from: u64, to: u64, head: &Head) -> Result<Vec<Record>, Error> {
+        // sled 0.34 can panic on a damaged page; that is data loss in this game, not a crash.
+        guarded("reading a game", || self.walk(from, to, head)).map_err(|e| match e {
+            Error::Damaged(why) => self.loss(from, why),
+            other => other,
+        })
+    }
+
+    fn walk(&self, from: u64, to: u64, head: &Head) -> Result<Vec<Record>, Error> {
         let lo = from.saturating_sub(1);
         let hi = if to < head.last_seq { to + 1 } else { to };
         let mut walk = Walk {

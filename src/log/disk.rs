@@ -6,6 +6,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::Error;
+use super::anchor::{Anchor, Mark};
 
 /// How a file's data is made durable. [`Fdatasync`] in service; fault tests wrap it to make a
 /// sync fail, as a full disk or a failing device would, and check that nothing is then
@@ -33,6 +34,8 @@ pub(super) struct Disk {
     /// Blob files already synced. sled writes values too big for its log as separate files
     /// under `blobs/` and never syncs them; our size limits should keep it from happening.
     synced_blobs: HashSet<OsString>,
+    /// What was acknowledged, outside sled; set once the store is recovered.
+    anchor: Option<Anchor>,
 }
 
 impl Disk {
@@ -45,7 +48,26 @@ impl Disk {
             dir: dir.to_owned(),
             data,
             synced_blobs: HashSet::new(),
+            anchor: None,
         })
+    }
+
+    /// The way files are made durable, for files kept beside sled's.
+    pub fn durability(&mut self) -> &mut dyn Durability {
+        self.durability.as_mut()
+    }
+
+    pub fn set_anchor(&mut self, anchor: Anchor) {
+        self.anchor = Some(anchor);
+    }
+
+    /// Anchors the group's new heads: after `sync`, so the anchor never names a head the
+    /// store could lose in a crash, and before any ack, so every ack is anchored.
+    pub fn anchor(&mut self, heads: &[(&str, Mark)]) -> Result<(), Error> {
+        match &mut self.anchor {
+            Some(anchor) => anchor.record(heads, self.durability.as_mut()),
+            None => Ok(()),
+        }
     }
 
     /// Durable means fdatasync. sled's `flush()` writes its buffers and ends in

@@ -81,6 +81,14 @@ pub enum Error {
         /// What was found.
         detail: String,
     },
+    /// The store as a whole cannot be trusted or opened: sled failed or panicked reading its
+    /// files, or the anchor of what was acknowledged is damaged or missing. Nothing is served.
+    #[error(
+        "the store is damaged: {0}. Restore the data directory from a copy (then `referee \
+         store adopt` to accept it as it is), or rebuild it from audit exports with `referee \
+         store rebuild`; `referee store check` reports game by game"
+    )]
+    Damaged(String),
     /// The log has shut down (or its writer stopped); nothing more can be appended or watched.
     #[error("the log is closed")]
     Closed,

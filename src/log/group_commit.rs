@@ -11,7 +11,6 @@
 //! runtime on the sending side.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
@@ -19,10 +18,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::oneshot;
 
-use super::disk::{Disk, Durability};
+use super::anchor::Mark;
+use super::disk::Disk;
 use super::layout::{self, DirEntry, Head};
 use super::limits::{check_body, check_events, check_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
+use super::recovery::{Damage, guarded};
 use super::sled_log::Store;
 use super::{Appended, Error, NewEvent, Record, Rejection};
 
@@ -82,17 +83,8 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Makes what is already in the store durable, then starts the writer thread.
-    pub fn start(
-        store: Arc<Store>,
-        path: &Path,
-        next_number: u64,
-        durability: Box<dyn Durability>,
-    ) -> Result<Writer, Error> {
-        let mut disk = Disk::open(path, durability)?;
-        // Sync what we recovered: after a kill -9 it may sit only in the page cache, and we
-        // are about to serve it.
-        disk.sync(&store.tree)?;
+    /// Starts the writer thread on a recovered store whose files `disk` makes durable.
+    pub fn start(store: Arc<Store>, disk: Disk, next_number: u64) -> Result<Writer, Error> {
         let counters = Arc::new(Counters::default());
         let stopped = Arc::new(Mutex::new(None));
         let committer = Committer {
@@ -223,15 +215,34 @@ impl Committer {
             return;
         }
         let store = Arc::clone(&self.store);
-        let mut pending = Pending::new(&store.tree);
-        let answers: Vec<Answer> = group
-            .into_iter()
-            .map(|r| self.decide(&mut pending, r))
-            .collect();
-        let failure = self.commit(pending).err();
+        let mut pending = Pending::new(&store.tree, &store.damaged);
+        let mut answers = Vec::with_capacity(group.len());
+        // A panic inside sled (a damaged page) must not kill the writer with requests
+        // unanswered: it fails the group and stops the writer like a failed commit.
+        let decided = guarded("deciding a group of writes", || {
+            for request in group {
+                answers.push(self.decide(&mut pending, request));
+            }
+            Ok(())
+        });
+        let failure = decided
+            .and_then(|()| guarded("committing a group", || self.commit(pending)))
+            .err();
+        if let Some(e) = &failure {
+            self.stop(e);
+        }
         answers
             .into_iter()
             .for_each(|answer| answer.send(failure.as_ref()));
+    }
+
+    /// Refuses every later write: what failed may sit half-applied in sled's memory.
+    fn stop(&mut self, e: &Error) {
+        if self.broken.is_none() {
+            tracing::error!(error = %e, "log commit failed; refusing further writes");
+            self.broken = Some(e.to_string());
+            *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) = self.broken.clone();
+        }
     }
 
     fn decide(&mut self, pending: &mut Pending, request: Request) -> Answer {
@@ -261,12 +272,14 @@ impl Committer {
             .tree
             .apply_batch(pending.batch)
             .map_err(Error::from);
-        if let Err(e) = result.and_then(|()| self.disk.sync(&self.store.tree)) {
-            tracing::error!(error = %e, "log commit failed; refusing further writes");
-            self.broken = Some(e.to_string());
-            *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) = self.broken.clone();
-            return Err(e);
-        }
+        let heads: Vec<(&str, Mark)> = pending
+            .touched
+            .iter()
+            .map(|(name, (dir, head))| (name.as_str(), Mark::of(dir, head)))
+            .collect();
+        result
+            .and_then(|()| self.disk.sync(&self.store.tree))
+            .and_then(|()| self.disk.anchor(&heads))?;
         self.counters.syncs.fetch_add(1, Ordering::Relaxed);
         self.counters
             .events
@@ -290,7 +303,7 @@ impl Committer {
         if let Err(rejection) = check_game_id(game).and_then(|()| check_body(0, header)) {
             return Ok(Err(rejection));
         }
-        if p.get(&layout::directory_key(game))?.is_some() {
+        if p.dir(game)?.is_some() {
             return Ok(Err(Rejection::GameExists {
                 game: game.to_owned(),
             }));
@@ -461,6 +474,8 @@ fn reused(game: &str, event: &NewEvent, seq: u64) -> Rejection {
 /// sees the ones decided before it (a create then an append, two appends to one game).
 struct Pending<'a> {
     tree: &'a sled::Tree,
+    /// Games found damaged at open: nothing may be written to them.
+    damaged: &'a HashMap<String, Damage>,
     batch: sled::Batch,
     writes: HashMap<Vec<u8>, Vec<u8>>,
     /// Games whose head moved, to publish after the commit.
@@ -470,9 +485,10 @@ struct Pending<'a> {
 }
 
 impl<'a> Pending<'a> {
-    fn new(tree: &'a sled::Tree) -> Self {
+    fn new(tree: &'a sled::Tree, damaged: &'a HashMap<String, Damage>) -> Self {
         Pending {
             tree,
+            damaged,
             batch: sled::Batch::default(),
             writes: HashMap::new(),
             touched: HashMap::new(),
@@ -503,6 +519,9 @@ impl<'a> Pending<'a> {
     }
 
     fn dir(&self, game: &str) -> Result<Option<DirEntry>, Error> {
+        if let Some(damage) = self.damaged.get(game) {
+            return Err(damage.error.clone());
+        }
         let Some(value) = self.get(&layout::directory_key(game))? else {
             return Ok(None);
         };

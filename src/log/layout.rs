@@ -14,6 +14,10 @@ const HEAD: u8 = b'h';
 /// `i` + game number + event id -> seq of the record carrying that id.
 const EVENT_ID: u8 = b'i';
 
+/// Present once the store has an anchor (`anchor.log`), so that a removed anchor is noticed
+/// rather than taken for a store that never had one.
+pub(super) const ANCHORED: &[u8] = b"anchored";
+
 /// A game's last seq and the hash of its last record, stored in the same batch as the record
 /// so that damage to the last record is caught too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+mod anchor;
 mod chain;
 mod disk;
 mod error;
@@ -25,6 +26,7 @@ mod group_commit;
 mod layout;
 mod limits;
 mod record;
+mod recovery;
 mod sled_log;
 mod watch;
 
@@ -35,10 +37,12 @@ use std::future::Future;
 
 pub use tokio_stream::Stream;
 
+pub use anchor::ANCHOR_FILE;
 pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
 pub use group_commit::CommitStats;
 pub use record::{HASH_LEN, ZERO_HASH};
+pub use recovery::Trust;
 pub use sled_log::SledLog;
 
 /// Longest game id, in bytes.
@@ -100,8 +104,11 @@ pub struct GameInfo {
     pub last_seq: u64,
     /// Hash of that record.
     pub head_hash: [u8; HASH_LEN],
-    /// When the game was created, unix ms.
+    /// When the game was created, unix ms (0 if unknown: a damaged game).
     pub created_ms: u64,
+    /// Set when the game was found damaged at open: what is wrong. `last_seq` and
+    /// `head_hash` are then what was acknowledged; reads of the game fail with `DataLoss`.
+    pub damage: Option<String>,
 }
 
 /// An append-only, per-game event log. Outer `Err` is a disaster ([`Error`]); inner `Err` is

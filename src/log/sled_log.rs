@@ -11,9 +11,10 @@ use std::sync::{Arc, PoisonError, RwLock};
 use tokio::sync::watch;
 
 use super::chain::Chain;
-use super::disk::{Durability, Fdatasync};
+use super::disk::{Disk, Durability, Fdatasync};
 use super::group_commit::{CommitStats, Writer};
-use super::layout::{self, DirEntry, Head};
+use super::layout::{DirEntry, Head};
+use super::recovery::{self, Damage, Trust};
 use super::watch::Follow;
 use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream};
 
@@ -30,12 +31,15 @@ pub struct SledLog {
 struct Inner {
     store: Arc<Store>,
     writer: Writer,
+    notes: Vec<String>,
 }
 
 /// What readers and the writer share: the tree and each durable game's head.
 pub(super) struct Store {
     pub tree: sled::Db,
     games: RwLock<HashMap<String, Arc<Game>>>,
+    /// Games found damaged at open: never served, never written to.
+    pub damaged: HashMap<String, Damage>,
 }
 
 /// A durable game: its number in the keys and its head, published to watchers.
@@ -46,7 +50,8 @@ pub(super) struct Game {
 
 impl SledLog {
     /// Opens (or creates) the log stored in the directory `path`, recovering every game and
-    /// head. Works outside a tokio runtime: the writer is a plain thread.
+    /// head and checking each against the anchor of what was acknowledged. Works outside a
+    /// tokio runtime: the writer is a plain thread.
     pub fn open(path: &Path) -> Result<SledLog, Error> {
         SledLog::open_with(path, Box::new(Fdatasync))
     }
@@ -54,16 +59,45 @@ impl SledLog {
     /// Opens the log making commits durable with `durability` instead of plain fdatasync:
     /// the seam for fault tests (a sync that fails like a full disk).
     pub fn open_with(path: &Path, durability: Box<dyn Durability>) -> Result<SledLog, Error> {
-        let tree = sled::Config::new().path(path).open()?;
-        let (games, next_number) = load_games(&tree)?;
+        SledLog::open_as(path, durability, Trust::Anchor)
+    }
+
+    /// Opens the log taking the store as it is ([`Trust::Adopt`]) or holding it to its
+    /// anchor ([`Trust::Anchor`], what [`SledLog::open`] does).
+    pub fn open_as(
+        path: &Path,
+        durability: Box<dyn Durability>,
+        trust: Trust,
+    ) -> Result<SledLog, Error> {
+        let tree = recovery::open_tree(path)?;
+        let mut disk = Disk::open(path, durability)?;
+        // Sync what we recovered: after a kill -9 it may sit only in the page cache, and we
+        // are about to serve it.
+        disk.sync(&tree)?;
+        let recovered = recovery::recover(path, &tree, &mut disk, trust)?;
+        disk.set_anchor(recovered.anchor);
         let store = Arc::new(Store {
             tree,
-            games: RwLock::new(games),
+            games: RwLock::new(recovered.games),
+            damaged: recovered.damaged,
         });
-        let writer = Writer::start(Arc::clone(&store), path, next_number, durability)?;
+        let writer = Writer::start(Arc::clone(&store), disk, recovered.next_number)?;
         Ok(SledLog {
-            inner: Arc::new(Inner { store, writer }),
+            inner: Arc::new(Inner {
+                store,
+                writer,
+                notes: recovered.notes,
+            }),
         })
+    }
+
+    /// What opening found, for the start-up report: each damaged game's error (`DataLoss`
+    /// naming the missing seqs), and notes an operator should read.
+    pub fn recovery(&self) -> (Vec<Error>, &[String]) {
+        let mut damaged: Vec<(&String, &Damage)> = self.inner.store.damaged.iter().collect();
+        damaged.sort_by_key(|(_, d)| d.number);
+        let errors = damaged.into_iter().map(|(_, d)| d.error.clone()).collect();
+        (errors, &self.inner.notes)
     }
 
     /// Counters of the group-commit writer, e.g. to check syncs per acknowledged batch.
@@ -112,7 +146,7 @@ impl Log for SledLog {
         from: u64,
         to: Option<u64>,
     ) -> Result<Result<Vec<Record>, Rejection>, Error> {
-        let Some(entry) = self.inner.store.game(game) else {
+        let Some(entry) = self.inner.store.game(game)? else {
             return Ok(Err(unknown(game)));
         };
         let head = *entry.head.borrow();
@@ -128,13 +162,24 @@ impl Log for SledLog {
     }
 
     fn info(&self, game: &str) -> Result<Option<GameInfo>, Error> {
-        Ok(self.inner.store.game(game).map(|entry| entry.info(game)))
+        Ok(self.inner.store.game(game)?.map(|entry| entry.info(game)))
     }
 
     fn games(&self) -> Result<Vec<GameInfo>, Error> {
-        let mut games = self.inner.store.list();
-        games.sort_by_key(|(_, game)| game.dir.number);
-        Ok(games.iter().map(|(name, game)| game.info(name)).collect())
+        let store = &self.inner.store;
+        let mut games: Vec<(u64, GameInfo)> = store
+            .list()
+            .iter()
+            .map(|(name, game)| (game.dir.number, game.info(name)))
+            .collect();
+        games.extend(
+            store
+                .damaged
+                .iter()
+                .map(|(name, damage)| (damage.number, damage.info(name))),
+        );
+        games.sort_by_key(|(number, _)| *number);
+        Ok(games.into_iter().map(|(_, info)| info).collect())
     }
 
     fn stopped(&self) -> Option<String> {
@@ -147,7 +192,7 @@ impl Log for SledLog {
         from: u64,
     ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>
     {
-        let Some(entry) = self.inner.store.game(game) else {
+        let Some(entry) = self.inner.store.game(game)? else {
             return Ok(Err(unknown(game)));
         };
         let tree = (*self.inner.store.tree).clone();
@@ -175,15 +220,32 @@ impl Game {
             last_seq: head.last_seq,
             head_hash: head.hash,
             created_ms: self.dir.created_ms,
+            damage: None,
+        }
+    }
+}
+
+impl Damage {
+    /// A damaged game as listed: its acknowledged head if known, and what is wrong.
+    fn info(&self, name: &str) -> GameInfo {
+        GameInfo {
+            game: name.to_owned(),
+            last_seq: self.mark.map_or(0, |m| m.last_seq),
+            head_hash: self.mark.map_or([0; 32], |m| m.hash),
+            created_ms: 0,
+            damage: Some(self.error.to_string()),
         }
     }
 }
 
 impl Store {
-    /// The durable game of that id.
-    pub fn game(&self, name: &str) -> Option<Arc<Game>> {
+    /// The durable game of that id; `DataLoss` if it was found damaged at open.
+    pub fn game(&self, name: &str) -> Result<Option<Arc<Game>>, Error> {
+        if let Some(damage) = self.damaged.get(name) {
+            return Err(damage.error.clone());
+        }
         let games = self.games.read().unwrap_or_else(PoisonError::into_inner);
-        games.get(name).cloned()
+        Ok(games.get(name).cloned())
     }
 
     fn list(&self) -> Vec<(String, Arc<Game>)> {
@@ -215,44 +277,5 @@ impl Store {
                 games.insert(name.to_owned(), Arc::new(Game { dir, head }));
             }
         }
-    }
-}
-
-/// Recovers the game directory and heads at open, and the next free game number.
-fn load_games(tree: &sled::Tree) -> Result<(HashMap<String, Arc<Game>>, u64), Error> {
-    let mut games = HashMap::new();
-    let mut next_number = 1;
-    for item in tree.scan_prefix([layout::DIRECTORY]) {
-        let (key, value) = item?;
-        let (name, game) = load_game(tree, &key, &value)?;
-        next_number = next_number.max(game.dir.number + 1);
-        games.insert(name, Arc::new(game));
-    }
-    Ok((games, next_number))
-}
-
-fn load_game(tree: &sled::Tree, key: &[u8], value: &[u8]) -> Result<(String, Game), Error> {
-    let name = layout::directory_game(key)
-        .ok_or_else(|| loss(&String::from_utf8_lossy(key), "game id is not UTF-8"))?
-        .to_owned();
-    let dir = DirEntry::decode(value).ok_or_else(|| loss(&name, "directory entry is damaged"))?;
-    let head = tree
-        .get(layout::head_key(dir.number))?
-        .ok_or_else(|| loss(&name, "head is missing"))?;
-    let head = Head::decode(&head).ok_or_else(|| loss(&name, "head is damaged"))?;
-    Ok((
-        name,
-        Game {
-            dir,
-            head: watch::Sender::new(head),
-        },
-    ))
-}
-
-fn loss(game: &str, detail: &str) -> Error {
-    Error::DataLoss {
-        game: game.to_owned(),
-        seq: 0,
-        detail: detail.to_owned(),
     }
 }

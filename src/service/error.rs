@@ -71,7 +71,9 @@ impl From<Error> for tonic::Status {
                 | Rejection::BadEvent { .. } => tonic::Status::invalid_argument(message),
             },
             Error::Setup(_) => tonic::Status::invalid_argument(message),
-            Error::Log(log::Error::DataLoss { .. }) => tonic::Status::data_loss(message),
+            Error::Log(log::Error::DataLoss { .. } | log::Error::Damaged(_)) => {
+                tonic::Status::data_loss(message)
+            }
             Error::Log(log::Error::Closed) => tonic::Status::unavailable(message),
             Error::Log(log::Error::Storage(_)) => tonic::Status::internal(message),
             Error::Unreadable { .. } => tonic::Status::data_loss(message),

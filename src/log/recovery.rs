@@ -1,0 +1,391 @@
+//! Opening a store without trusting it: sled's files are read so that a panic inside sled
+//! becomes an error, and every game's head is checked against the anchor of what was
+//! acknowledged (see `anchor`). A game whose store falls short of, or differs from, its
+//! anchored head is damaged: `DataLoss` naming the missing seqs, never served; every other
+//! game is served as usual.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::anchor::{ANCHOR_FILE, Anchor, Mark};
+use super::chain::Chain;
+use super::disk::Disk;
+use super::layout::{self, DirEntry, Head};
+use super::sled_log::Game;
+use super::{Error, HASH_LEN};
+
+/// sled's page cache. Its default is 1 GiB, which a hall's worth of watchers reading old
+/// games can fill; records are small and reads are sequential, so 64 MiB is plenty.
+const CACHE_BYTES: u64 = 64 << 20;
+
+/// Whether to hold the store to its anchor or accept it as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// Every anchored game must be in the store at its anchored head (the default).
+    Anchor,
+    /// Take the store as it is and anchor it anew: after restoring a copy on purpose, or
+    /// when the anchor itself is damaged. Each game's tail is still checked against its head;
+    /// `referee store adopt` verifies every whole chain.
+    Adopt,
+}
+
+/// A game the store cannot serve, found at open.
+#[derive(Clone, Debug)]
+pub(super) struct Damage {
+    pub number: u64,
+    /// The head acknowledged for it, if the anchor knows it.
+    pub mark: Option<Mark>,
+    /// What is wrong, as every request for the game will be told.
+    pub error: Error,
+}
+
+/// What opening found: the games to serve, the damaged ones, and the anchor to go on with.
+pub(super) struct Recovered {
+    pub games: HashMap<String, Arc<Game>>,
+    pub damaged: HashMap<String, Damage>,
+    pub next_number: u64,
+    pub anchor: Anchor,
+    /// What an operator should know, for the start-up report (damage is in `damaged`).
+    pub notes: Vec<String>,
+}
+
+/// Opens sled's files; a panic inside sled (seen on damaged files) becomes an error.
+pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
+    let config = sled::Config::new()
+        .path(path)
+        .cache_capacity(CACHE_BYTES)
+        // The writer flushes and fdatasyncs every group itself; sled's timer would only add
+        // a second, unsynced flush on its own thread.
+        .flush_every_ms(None);
+    guarded("opening the store", || config.open().map_err(Error::from))
+        .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))
+}
+
+/// Runs `f`, turning a panic into `Error::Damaged`: sled 0.34 panics on some damaged files.
+pub(super) fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        Err(Error::Damaged(format!(
+            "sled panicked while {what}: {}",
+            panic_text(panic.as_ref())
+        )))
+    })
+}
+
+fn panic_text(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into())
+}
+
+/// Loads every game, checks it against the anchor and writes the anchor anew.
+pub(super) fn recover(
+    path: &Path,
+    tree: &sled::Db,
+    disk: &mut Disk,
+    trust: Trust,
+) -> Result<Recovered, Error> {
+    let mut found = guarded("reading the game directory", || load_games(tree))?;
+    let anchored = guarded("reading the store", || Ok(tree.get(layout::ANCHORED)?))?.is_some();
+    let marks = match Anchor::read(path) {
+        Ok(Some(read)) => {
+            if read.torn_tail {
+                found.notes.push(format!(
+                    "{ANCHOR_FILE}: its last line was cut short by a crash before it was \
+                     synced (never acknowledged); ignored"
+                ));
+            }
+            Some(read.marks)
+        }
+        Ok(None) if anchored && trust == Trust::Anchor => {
+            return Err(Error::Damaged(format!(
+                "{ANCHOR_FILE} is missing although this store was anchored, so what was \
+                 acknowledged cannot be checked"
+            )));
+        }
+        Ok(None) => None,
+        Err(e) if trust == Trust::Adopt => {
+            found.notes.push(format!("the anchor is not used: {e}"));
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let marks = match (marks, trust) {
+        (Some(marks), Trust::Anchor) => marks,
+        (marks, _) => {
+            note_adoption(&mut found, marks.as_ref());
+            HashMap::new()
+        }
+    };
+    let kept = reconcile(tree, &mut found, &marks)?;
+    let anchor = Anchor::create(path, kept, disk.durability())?;
+    if !anchored {
+        tree.insert(layout::ANCHORED, &[1])?;
+        disk.sync(tree)?;
+    }
+    Ok(Recovered {
+        next_number: found.next_number(&marks),
+        games: found.games,
+        damaged: found.damaged,
+        anchor,
+        notes: found.notes,
+    })
+}
+
+/// What the store holds, before the anchor is consulted.
+struct Found {
+    games: HashMap<String, Arc<Game>>,
+    damaged: HashMap<String, Damage>,
+    notes: Vec<String>,
+}
+
+impl Found {
+    fn next_number(&self, marks: &HashMap<String, Mark>) -> u64 {
+        let stored = self.games.values().map(|g| g.dir.number);
+        let damaged = self.damaged.values().map(|d| d.number);
+        let anchored = marks.values().map(|m| m.number);
+        stored.chain(damaged).chain(anchored).max().unwrap_or(0) + 1
+    }
+
+    fn damage(&mut self, name: &str, number: u64, mark: Option<Mark>, error: Error) {
+        self.games.remove(name);
+        self.damaged.insert(
+            name.to_owned(),
+            Damage {
+                number,
+                mark,
+                error,
+            },
+        );
+    }
+}
+
+fn note_adoption(found: &mut Found, marks: Option<&HashMap<String, Mark>>) {
+    let count = found.games.len();
+    let Some(marks) = marks else {
+        found.notes.push(format!(
+            "no anchor: the store's {count} games are taken as they are and anchored now"
+        ));
+        return;
+    };
+    found.notes.push(format!(
+        "adopting the store as it is: its {count} games are anchored anew"
+    ));
+    for (name, mark) in marks {
+        let now = found.games.get(name).map(|g| g.head.borrow().last_seq);
+        match now {
+            Some(seq) if seq == mark.last_seq => {}
+            Some(seq) => found.notes.push(format!(
+                "game {name:?}: acknowledged up to seq {}, adopted at seq {seq}",
+                mark.last_seq
+            )),
+            None => found.notes.push(format!(
+                "game {name:?}: acknowledged up to seq {}, absent from the adopted store",
+                mark.last_seq
+            )),
+        }
+    }
+}
+
+/// Checks every anchored game against the store and every stored game's tail; returns the
+/// marks the new anchor starts from.
+fn reconcile(
+    tree: &sled::Db,
+    found: &mut Found,
+    marks: &HashMap<String, Mark>,
+) -> Result<HashMap<String, Mark>, Error> {
+    let mut kept = HashMap::new();
+    for (name, mark) in marks {
+        let Some(game) = found.games.get(name).cloned() else {
+            if let Some(damage) = found.damaged.get_mut(name) {
+                damage.mark = Some(*mark);
+            } else {
+                let error = missing(name, mark);
+                found.damage(name, mark.number, Some(*mark), error);
+            }
+            kept.insert(name.clone(), *mark);
+            continue;
+        };
+        match against_mark(tree, name, &game, mark) {
+            Ok(()) => {}
+            Err(error) => found.damage(name, game.dir.number, Some(*mark), error),
+        }
+        kept.insert(name.clone(), *mark);
+    }
+    let unanchored: Vec<(String, Arc<Game>)> = found
+        .games
+        .iter()
+        .filter(|(name, _)| !marks.contains_key(*name))
+        .map(|(name, game)| (name.clone(), Arc::clone(game)))
+        .collect();
+    for (name, game) in unanchored {
+        if let Err(error) = tail_holds(tree, &name, &game) {
+            found.damage(&name, game.dir.number, None, error);
+            continue;
+        }
+        if !marks.is_empty() {
+            found.notes.push(format!(
+                "game {name:?} is in the store but not in the anchor (created in the last \
+                 commit before a crash, or added to the store by other means); anchored now"
+            ));
+        }
+    }
+    for (name, game) in &found.games {
+        kept.insert(name.clone(), mark_of(game));
+    }
+    Ok(kept)
+}
+
+fn mark_of(game: &Game) -> Mark {
+    let head = *game.head.borrow();
+    Mark {
+        number: game.dir.number,
+        last_seq: head.last_seq,
+        hash: head.hash,
+    }
+}
+
+/// The store's game holds its anchored head: the same record at the anchored seq, and a
+/// sound chain from there to the store's head (which is beyond it only if the process died
+/// between the store's sync and the anchor's).
+fn against_mark(tree: &sled::Db, name: &str, game: &Game, mark: &Mark) -> Result<(), Error> {
+    let head = *game.head.borrow();
+    if game.dir.number != mark.number {
+        return Err(loss(
+            name,
+            0,
+            format!(
+                "the store files the game under number {} but it was acknowledged as number {}",
+                game.dir.number, mark.number
+            ),
+        ));
+    }
+    if head.last_seq < mark.last_seq {
+        return Err(short(name, head.last_seq, mark));
+    }
+    let records = read_chain(tree, name, game, mark.last_seq, &head)?;
+    let at_mark = records.first().map(|r| r.hash);
+    if at_mark != Some(mark.hash) {
+        return Err(loss(
+            name,
+            mark.last_seq,
+            format!(
+                "the stored record at seq {} is not the one acknowledged (hash {} was \
+                 acknowledged)",
+                mark.last_seq,
+                short_hex(&mark.hash)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A game the anchor does not know: at least its last record must match its head.
+fn tail_holds(tree: &sled::Db, name: &str, game: &Game) -> Result<(), Error> {
+    let head = *game.head.borrow();
+    read_chain(tree, name, game, head.last_seq, &head).map(|_| ())
+}
+
+fn read_chain(
+    tree: &sled::Db,
+    name: &str,
+    game: &Game,
+    from: u64,
+    head: &Head,
+) -> Result<Vec<super::Record>, Error> {
+    let chain = Chain {
+        tree,
+        game: name,
+        number: game.dir.number,
+    };
+    chain.read(from, head.last_seq, head)
+}
+
+fn short(name: &str, stored: u64, mark: &Mark) -> Error {
+    loss(
+        name,
+        stored + 1,
+        format!(
+            "acknowledged up to seq {}, but the store holds only seqs 0..={stored}: seqs {}..={} \
+             are missing (the store was rolled back or truncated)",
+            mark.last_seq,
+            stored + 1,
+            mark.last_seq
+        ),
+    )
+}
+
+fn missing(name: &str, mark: &Mark) -> Error {
+    loss(
+        name,
+        0,
+        format!(
+            "acknowledged up to seq {}, but the game is missing from the store: seqs 0..={} \
+             are missing (the store was emptied, truncated or rolled back)",
+            mark.last_seq, mark.last_seq
+        ),
+    )
+}
+
+fn short_hex(hash: &[u8; HASH_LEN]) -> String {
+    hex::encode(&hash[..8])
+}
+
+/// Every game of the directory with its head; a game whose entries cannot be read is damaged.
+fn load_games(tree: &sled::Tree) -> Result<Found, Error> {
+    let mut found = Found {
+        games: HashMap::new(),
+        damaged: HashMap::new(),
+        notes: Vec::new(),
+    };
+    for item in tree.scan_prefix([layout::DIRECTORY]) {
+        let (key, value) = item?;
+        let name = match layout::directory_game(&key) {
+            Some(name) => name.to_owned(),
+            None => {
+                let name = String::from_utf8_lossy(&key[1..]).into_owned();
+                found.notes.push(format!(
+                    "a directory key is not UTF-8 ({name:?}): the store is damaged there"
+                ));
+                continue;
+            }
+        };
+        let Some(dir) = DirEntry::decode(&value) else {
+            let error = loss(&name, 0, "its directory entry is damaged");
+            found.damage(&name, 0, None, error);
+            continue;
+        };
+        match load_head(tree, &name, dir.number) {
+            Ok(head) => {
+                let game = Game {
+                    dir,
+                    head: watch::Sender::new(head),
+                };
+                found.games.insert(name, Arc::new(game));
+            }
+            Err(error) => found.damage(&name, dir.number, None, error),
+        }
+    }
+    Ok(found)
+}
+
+fn load_head(tree: &sled::Tree, name: &str, number: u64) -> Result<Head, Error> {
+    let head = tree
+        .get(layout::head_key(number))?
+        .ok_or_else(|| loss(name, 0, "its head is missing"))?;
+    Head::decode(&head).ok_or_else(|| loss(name, 0, "its head is damaged"))
+}
+
+fn loss(game: &str, seq: u64, detail: impl Into<String>) -> Error {
+    Error::DataLoss {
+        game: game.to_owned(),
+        seq,
+        detail: detail.into(),
+    }
+}
