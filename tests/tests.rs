@@ -14,5 +14,6 @@ mod limits;
 mod perft;
 mod properties;
 mod service;
+mod store_damage;
 mod tls;
 mod xiangqi_ccpd;
