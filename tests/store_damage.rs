@@ -194,10 +194,18 @@ impl Tally {
                 );
                 self.refused += 1;
             }
-            Outcome::Served { lost, .. } if lost.is_empty() => self.served_whole += 1,
-            Outcome::Served { lost, .. } => {
-                self.served_with_loss += 1;
-                self.games_lost += lost.len();
+            Outcome::Served { identical, lost } => {
+                assert_eq!(
+                    identical + lost.len(),
+                    GAMES,
+                    "{name}: every game accounted for"
+                );
+                if lost.is_empty() {
+                    self.served_whole += 1;
+                } else {
+                    self.served_with_loss += 1;
+                    self.games_lost += lost.len();
+                }
             }
             Outcome::Silent(why) => self.failures.push(format!("{name}: silent: {why}")),
             Outcome::Panicked(why) => self.failures.push(format!("{name}: panic: {why}")),

@@ -14,6 +14,7 @@ mod limits;
 mod perft;
 mod properties;
 mod service;
+mod store_cli;
 mod store_damage;
 mod tls;
 mod xiangqi_ccpd;

@@ -9,7 +9,7 @@ mod verify;
 pub use bundle::export;
 pub use key::{KEY_FILE, load_or_create_key, public_key_hex};
 pub use tournament::{Pairings, export_tournament, score};
-pub use verify::{Report, verify};
+pub use verify::{Report, verified_records, verify};
 
 use thiserror::Error;
 

@@ -49,6 +49,26 @@ pub fn verify(text: &str, pinned_key: Option<&str>) -> Result<Report, Error> {
     Ok(report)
 }
 
+/// The records of a game's bundle whose signature (and pinned key, if given) and chain hold,
+/// or every problem found. Rulings are not compared: a bundle exported by another build is
+/// still a faithful copy of the events, which is what a store is rebuilt from.
+pub fn verified_records(text: &str, pinned_key: Option<&str>) -> Result<Vec<Record>, Vec<String>> {
+    let mut report = Report::default();
+    let lines = parse_lines(text).map_err(|e| vec![e.to_string()])?;
+    let Some((signature, body)) = lines.split_last() else {
+        return Err(vec!["the bundle is empty".into()]);
+    };
+    check_signature(text, signature, pinned_key, &mut report).map_err(|e| vec![e.to_string()])?;
+    if body.first().is_some_and(|l| kind(l) == "tournament") {
+        return Err(vec!["a tournament export holds no game records".into()]);
+    }
+    let records = check_chain(body, &mut report).map_err(|e| vec![e.to_string()])?;
+    if !report.problems.is_empty() {
+        return Err(report.problems);
+    }
+    Ok(records.into_iter().map(|(record, _)| record).collect())
+}
+
 fn parse_lines(text: &str) -> Result<Vec<Line>, Error> {
     text.lines()
         .enumerate()

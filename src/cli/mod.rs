@@ -7,6 +7,7 @@ pub mod pdn;
 mod perft;
 mod replay;
 mod serve;
+mod store;
 mod token;
 
 use std::path::PathBuf;
@@ -101,6 +102,12 @@ enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
+    /// The store: check it against what was acknowledged, adopt it as it is, or rebuild it
+    /// from audit exports.
+    Store {
+        #[command(subcommand)]
+        command: StoreCommand,
+    },
     /// Bearer tokens (access control is on once one is issued).
     Token {
         #[command(subcommand)]
@@ -159,6 +166,42 @@ enum AuditCommand {
     Key {
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum StoreCommand {
+    /// Verify every game of a copy of the store against the anchor of what was acknowledged
+    /// and its whole hash chain, game by game; exit 0 only if every game holds. Never writes
+    /// to the store (not while a server uses it).
+    Check {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// Accept the store as it is now and anchor it anew: after restoring the directory from
+    /// a copy on purpose, or when the anchor itself is damaged. Prints what differed from the
+    /// old anchor and verifies every chain.
+    Adopt {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// Restore games into a data directory from verified audit bundles (and the healthy
+    /// games of a damaged store), with their original seqs, times and hashes; says for each
+    /// game what could not be restored. Exit 0 only if nothing acknowledged is missing.
+    Rebuild {
+        /// The directory to rebuild into (new, or without the games restored).
+        #[arg(long)]
+        data: PathBuf,
+        /// A directory of audit bundles (`referee audit export`, ExportAudit).
+        #[arg(long, value_name = "DIR")]
+        from_bundles: PathBuf,
+        /// The damaged store: its healthy games are carried over, its acknowledged heads say
+        /// what the bundles lack, and its tokens and audit key are copied.
+        #[arg(long, value_name = "DIR")]
+        from_store: Option<PathBuf>,
+        /// The public key (hex) every bundle must be signed with.
+        #[arg(long)]
+        key: Option<String>,
     },
 }
 
@@ -230,6 +273,21 @@ pub fn run() -> ExitCode {
             import::run(&file, game, target)
         }
         Command::Export { game, pdn: _, data } => export::run(&game, &data),
+        Command::Store { command } => match command {
+            StoreCommand::Check { data } => store::check(&data),
+            StoreCommand::Adopt { data } => store::adopt(&data),
+            StoreCommand::Rebuild {
+                data,
+                from_bundles,
+                from_store,
+                key,
+            } => store::rebuild(&store::Rebuild {
+                data: &data,
+                bundles: &from_bundles,
+                from_store: from_store.as_deref(),
+                key: key.as_deref(),
+            }),
+        },
         Command::Token { command } => match command {
             TokenCommand::Issue {
                 id,

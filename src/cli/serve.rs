@@ -114,6 +114,7 @@ pub fn run(options: &Options) -> ExitCode {
         }
     };
     tracing::info!(data = %data.display(), "log opened");
+    super::store::report(&log);
     let shutdown = async {
         stop_signal().await;
         tracing::info!("shutting down");

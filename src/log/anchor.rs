@@ -60,6 +60,17 @@ impl Mark {
     }
 }
 
+/// The last acknowledged seq of every game the anchor of `dir` names (`None`: no anchor),
+/// read without opening the store: what a rebuild must restore even when sled cannot open.
+pub fn acknowledged(dir: &Path) -> Result<Option<HashMap<String, u64>>, Error> {
+    Ok(Anchor::read(dir)?.map(|read| {
+        read.marks
+            .into_iter()
+            .map(|(game, mark)| (game, mark.last_seq))
+            .collect()
+    }))
+}
+
 /// The open anchor file and the latest mark of every game it names.
 pub(super) struct Anchor {
     dir: PathBuf,

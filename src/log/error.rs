@@ -96,7 +96,14 @@ pub enum Error {
 
 impl From<sled::Error> for Error {
     fn from(e: sled::Error) -> Self {
-        Error::Storage(e.to_string())
+        match e {
+            // sled's own text ends in an empty "backtrace ()": say only what was found.
+            sled::Error::Corruption { at, .. } => Error::Storage(match at {
+                Some(at) => format!("sled found corrupted data at {at:?}"),
+                None => "sled found corrupted data".into(),
+            }),
+            other => Error::Storage(other.to_string()),
+        }
     }
 }
 

@@ -25,7 +25,7 @@ use super::limits::{check_body, check_events, check_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
 use super::recovery::{Damage, guarded};
 use super::sled_log::Store;
-use super::{Appended, Error, NewEvent, Record, Rejection};
+use super::{Appended, Error, GameInfo, NewEvent, Record, Rejection};
 
 /// Most requests decided in one group: bounds the latency of the first one queued.
 const MAX_GROUP: usize = 4096;
@@ -69,6 +69,10 @@ enum Request {
         expected_seq: u64,
         events: Vec<NewEvent>,
         reply: Reply<Appended>,
+    },
+    Restore {
+        records: Vec<Record>,
+        reply: Reply<GameInfo>,
     },
 }
 
@@ -138,6 +142,15 @@ impl Writer {
             events,
             reply,
         })?;
+        answer.await.map_err(|_| Error::Closed)?
+    }
+
+    pub async fn restore(
+        &self,
+        records: Vec<Record>,
+    ) -> Result<Result<GameInfo, Rejection>, Error> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Request::Restore { records, reply })?;
         answer.await.map_err(|_| Error::Closed)?
     }
 
@@ -259,6 +272,9 @@ impl Committer {
                 events,
                 reply,
             } => Answer::Append(reply, append(pending, &game, expected_seq, &events)),
+            Request::Restore { records, reply } => {
+                Answer::Restore(reply, self.restore(pending, &records))
+            }
         }
     }
 
@@ -336,6 +352,107 @@ impl Committer {
         p.records += 1;
         Ok(Ok(record))
     }
+}
+
+impl Committer {
+    /// Stores a whole game's records exactly as they were (seqs, times, writers, hashes), as
+    /// a new game: the records must form a sound chain from the header, each hashing to its
+    /// own hash. Used to rebuild a store from verified audit exports.
+    fn restore(&mut self, p: &mut Pending, records: &[Record]) -> Outcome<GameInfo> {
+        let Some(header) = records.first() else {
+            return Ok(Err(Rejection::EmptyAppend));
+        };
+        let game = header.game.as_str();
+        if let Err(rejection) = check_game_id(game) {
+            return Ok(Err(rejection));
+        }
+        if p.dir(game)?.is_some() {
+            return Ok(Err(Rejection::GameExists {
+                game: game.to_owned(),
+            }));
+        }
+        let values = match sealed_chain(records) {
+            Ok(values) => values,
+            Err((index, reason)) => return Ok(Err(Rejection::BadEvent { index, reason })),
+        };
+        let dir = DirEntry {
+            number: self.next_number,
+            created_ms: header.received_ms,
+        };
+        self.next_number += 1;
+        p.insert(layout::directory_key(game), dir.encode().to_vec());
+        for (record, value) in records.iter().zip(values) {
+            p.insert(layout::event_key(dir.number, record.seq).to_vec(), value);
+            if record.seq > 0 {
+                p.insert(
+                    layout::event_id_key(dir.number, &record.event_id),
+                    layout::encode_seq(record.seq).to_vec(),
+                );
+            }
+        }
+        let last = records.last().unwrap_or(header);
+        let head = Head {
+            last_seq: last.seq,
+            hash: last.hash,
+        };
+        p.set_head(game, dir, head);
+        p.records += len_u64(records.len());
+        p.events += len_u64(records.len() - 1);
+        Ok(Ok(GameInfo {
+            game: game.to_owned(),
+            last_seq: head.last_seq,
+            head_hash: head.hash,
+            created_ms: dir.created_ms,
+            damage: None,
+        }))
+    }
+}
+
+/// The stored values of a whole game's records, or the index of the first record that does
+/// not belong to a sound chain and why.
+fn sealed_chain(records: &[Record]) -> Result<Vec<Vec<u8>>, (usize, String)> {
+    let mut values = Vec::with_capacity(records.len());
+    let mut prev = ZERO_HASH;
+    for (index, record) in records.iter().enumerate() {
+        let fail = |why: String| (index, why);
+        if record.seq != len_u64(index) {
+            return Err(fail(format!(
+                "seq {} where seq {index} should be",
+                record.seq
+            )));
+        }
+        if record.game != records[0].game || record.prev_hash != prev {
+            return Err(fail(format!(
+                "seq {} does not chain to seq {index} - 1",
+                record.seq
+            )));
+        }
+        if index > 0 && (record.event_id.is_empty() || check_body(index, &record.body).is_err()) {
+            return Err(fail(format!(
+                "seq {} has no event id or an unstorable body",
+                record.seq
+            )));
+        }
+        let unsealed = Unsealed {
+            game: &record.game,
+            seq: record.seq,
+            event_id: &record.event_id,
+            received_ms: record.received_ms,
+            writer: &record.writer,
+            body: &record.body,
+            prev_hash: record.prev_hash,
+        };
+        let (value, sealed) = unsealed.seal().map_err(fail)?;
+        if sealed.hash != record.hash {
+            return Err(fail(format!(
+                "seq {} does not hash to its recorded hash",
+                record.seq
+            )));
+        }
+        prev = record.hash;
+        values.push(value);
+    }
+    Ok(values)
 }
 
 /// A request's outcome as decided, before the group commits.
@@ -570,6 +687,7 @@ fn loss(game: &str, seq: u64, detail: impl Into<String>) -> Error {
 enum Answer {
     Create(Reply<Record>, Outcome<Record>),
     Append(Reply<Appended>, Outcome<Appended>),
+    Restore(Reply<GameInfo>, Outcome<GameInfo>),
 }
 
 impl Answer {
@@ -584,6 +702,9 @@ impl Answer {
             Answer::Append(reply, outcome) => {
                 drop(reply.send(failure.cloned().map_or(outcome, Err)))
             }
+            Answer::Restore(reply, outcome) => {
+                drop(reply.send(failure.cloned().map_or(outcome, Err)))
+            }
         }
     }
 
@@ -591,6 +712,7 @@ impl Answer {
         match request {
             Request::Create { reply, .. } => drop(reply.send(Err(failure.clone()))),
             Request::Append { reply, .. } => drop(reply.send(Err(failure.clone()))),
+            Request::Restore { reply, .. } => drop(reply.send(Err(failure.clone()))),
         }
     }
 }

@@ -37,7 +37,7 @@ use std::future::Future;
 
 pub use tokio_stream::Stream;
 
-pub use anchor::ANCHOR_FILE;
+pub use anchor::{ANCHOR_FILE, acknowledged};
 pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
 pub use group_commit::CommitStats;

@@ -100,6 +100,16 @@ impl SledLog {
         (errors, &self.inner.notes)
     }
 
+    /// Stores a whole game exactly as its records were acknowledged elsewhere (a verified
+    /// audit export, another store): same seqs, times, writers and hashes, so its chain head
+    /// is unchanged. Refused if the game exists or the records are not one sound chain.
+    pub async fn restore(
+        &self,
+        records: Vec<Record>,
+    ) -> Result<Result<GameInfo, Rejection>, Error> {
+        self.inner.writer.restore(records).await
+    }
+
     /// Counters of the group-commit writer, e.g. to check syncs per acknowledged batch.
     pub fn stats(&self) -> CommitStats {
         self.inner.writer.stats()

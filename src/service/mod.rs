@@ -223,18 +223,45 @@ impl<L: Log> Service<L> {
             .into_iter()
             .filter(|i| caller.lists(&i.game))
         {
-            let guard = self.live.lock(&info.game).await?;
-            let live = guard.as_ref().expect("loaded by lock");
-            games.push(proto::GameSummary {
-                game: info.game.clone(),
-                variant: live.referee.header().variant.name().into(),
-                last_seq: live.referee.last_seq(),
-                result: live.referee.ending().map(|e| e.result.as_str().into()),
-                head_hash: hex::encode(live.head_hash),
-                created_ms: info.created_ms,
-            });
+            games.push(self.summary(info).await?);
         }
         Ok(proto::ListGamesResponse { games })
+    }
+
+    /// One line of ListGames. A damaged game is listed with what is wrong, so one damaged
+    /// game does not hide the others.
+    async fn summary(&self, info: crate::log::GameInfo) -> Result<proto::GameSummary, Error> {
+        let damaged = |damage: String| proto::GameSummary {
+            game: info.game.clone(),
+            variant: String::new(),
+            last_seq: info.last_seq,
+            result: None,
+            head_hash: hex::encode(info.head_hash),
+            created_ms: info.created_ms,
+            damage: Some(damage),
+        };
+        if let Some(damage) = &info.damage {
+            return Ok(damaged(damage.clone()));
+        }
+        let guard = match self.live.lock(&info.game).await {
+            Ok(guard) => guard,
+            Err(
+                e @ (Error::Log(crate::log::Error::DataLoss { .. }) | Error::Unreadable { .. }),
+            ) => {
+                return Ok(damaged(e.to_string()));
+            }
+            Err(e) => return Err(e),
+        };
+        let live = guard.as_ref().expect("loaded by lock");
+        Ok(proto::GameSummary {
+            game: info.game.clone(),
+            variant: live.referee.header().variant.name().into(),
+            last_seq: live.referee.last_seq(),
+            result: live.referee.ending().map(|e| e.result.as_str().into()),
+            head_hash: hex::encode(live.head_hash),
+            created_ms: info.created_ms,
+            damage: None,
+        })
     }
 
     fn watch(

@@ -1,0 +1,231 @@
+//! `referee store check | adopt | rebuild` as an operator runs them, and the server's refusal
+//! to serve a game whose store was rolled back (issue 20).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use referee::log::{ANCHOR_FILE, Error, Log, NewEvent, SledLog};
+
+fn referee(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("run referee")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+const GAMES: [&str; 3] = ["ch-r1-b1", "ch-r1-b2", "ch-r1-b3"];
+
+/// Three games of 5, 10 and 15 events; returns each game's head hash.
+async fn three_games(dir: &Path) -> Vec<[u8; 32]> {
+    let log = SledLog::open(dir).expect("open");
+    let mut heads = Vec::new();
+    for (i, game) in GAMES.iter().enumerate() {
+        let header = format!(r#"{{"type":"game","variant":"xiangqi","id":"{game}"}}"#);
+        log.create(game, header, "test").await.unwrap().unwrap();
+        let n = 5 * (i as u64 + 1);
+        for seq in 1..=n {
+            let event = NewEvent {
+                event_id: format!("{game}-{seq}"),
+                body: r#"{"type":"draw_offer","side":"red"}"#.into(),
+                writer: "test".into(),
+            };
+            log.append(game, seq, vec![event]).await.unwrap().unwrap();
+        }
+        heads.push(log.info(game).unwrap().unwrap().head_hash);
+    }
+    heads
+}
+
+/// Each game's audit bundle as `referee audit export` writes it.
+fn export_bundles(data: &Path, out: &Path, games: &[&str]) {
+    std::fs::create_dir_all(out).expect("mkdir");
+    for game in games {
+        let file = out.join(format!("{game}.txt"));
+        let done = referee(&[
+            "audit",
+            "export",
+            game,
+            "--data",
+            path(data),
+            "--out",
+            path(&file),
+        ]);
+        assert!(
+            done.status.success(),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+    }
+}
+
+#[tokio::test]
+async fn check_reports_each_game_and_rebuild_restores_from_bundles_and_the_old_store() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    let heads = three_games(&data).await;
+    let bundles = root.path().join("bundles");
+    export_bundles(&data, &bundles, &GAMES[..2]);
+
+    let check = referee(&["store", "check", "--data", path(&data)]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    assert!(
+        stdout(&check).contains("3 games: 3 hold, 0 damaged"),
+        "{}",
+        stdout(&check)
+    );
+
+    // A store whose sled files are gone but whose anchor remains: every game is lost.
+    for entry in std::fs::read_dir(&data).expect("dir").flatten() {
+        let name = entry.file_name();
+        if name == "db" || name == "conf" {
+            std::fs::write(entry.path(), b"").expect("empty");
+        }
+    }
+    let check = referee(&["store", "check", "--data", path(&data)]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+
+    let rebuilt = root.path().join("rebuilt");
+    let args = [
+        "store",
+        "rebuild",
+        "--data",
+        path(&rebuilt),
+        "--from-bundles",
+        path(&bundles),
+        "--from-store",
+        path(&data),
+    ];
+    let rebuild = referee(&args);
+    let said = stdout(&rebuild);
+    assert_eq!(rebuild.status.code(), Some(1), "a game is lost: {said}");
+    assert!(said.contains("restored  ch-r1-b1  seqs 0..=5"), "{said}");
+    assert!(said.contains("restored  ch-r1-b2  seqs 0..=10"), "{said}");
+    assert!(
+        said.contains("LOST      ch-r1-b3  acknowledged up to seq 15"),
+        "{said}"
+    );
+
+    let log = SledLog::open(&rebuilt).expect("open rebuilt");
+    for (game, head) in GAMES[..2].iter().zip(&heads) {
+        let info = log.info(game).unwrap().expect("restored");
+        assert_eq!(
+            &info.head_hash, head,
+            "{game}: the chain head is the original"
+        );
+    }
+    // A restored game takes new events on its original chain.
+    let next = NewEvent {
+        event_id: "ch-r1-b1-6".into(),
+        body: r#"{"type":"resign","side":"red"}"#.into(),
+        writer: "test".into(),
+    };
+    let appended = log
+        .append("ch-r1-b1", 6, vec![next])
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(appended.records[0].prev_hash, heads[0]);
+}
+
+#[tokio::test]
+async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    let old_copy = root.path().join("copy");
+    {
+        let log = SledLog::open(&data).expect("open");
+        log.create("g1", r#"{"variant":"xiangqi","id":"g1"}"#.into(), "t")
+            .await
+            .unwrap()
+            .unwrap();
+        log.create("g2", r#"{"variant":"xiangqi","id":"g2"}"#.into(), "t")
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    // A copy of the files taken now (an operator's backup), then more play on g1.
+    copy_dir(&data, &old_copy);
+    {
+        let log = SledLog::open(&data).expect("open");
+        for seq in 1..=3 {
+            let event = NewEvent {
+                event_id: format!("e{seq}"),
+                body: r#"{"type":"draw_offer","side":"red"}"#.into(),
+                writer: "t".into(),
+            };
+            log.append("g1", seq, vec![event]).await.unwrap().unwrap();
+        }
+    }
+    // The backup's sled files put back under the newer anchor: g1 rolled back by 3 events.
+    for entry in std::fs::read_dir(&old_copy).expect("dir").flatten() {
+        if entry.file_name() != ANCHOR_FILE && entry.file_type().expect("type").is_file() {
+            std::fs::copy(entry.path(), data.join(entry.file_name())).expect("restore");
+        }
+    }
+    {
+        let log = SledLog::open(&data).expect("opens: g2 is intact");
+        match log.read("g1", 0, None) {
+            Err(Error::DataLoss { seq, detail, .. }) => {
+                assert_eq!(seq, 1);
+                assert!(detail.contains("seqs 1..=3 are missing"), "{detail}");
+            }
+            other => panic!("g1 must be DATA_LOSS, got {other:?}"),
+        }
+        assert_eq!(log.read("g2", 0, None).unwrap().unwrap().len(), 1);
+        let info = log.games().unwrap();
+        assert!(info.iter().any(|i| i.game == "g1" && i.damage.is_some()));
+        let refused = log
+            .append(
+                "g1",
+                1,
+                vec![NewEvent {
+                    event_id: "x".into(),
+                    body: "{}".into(),
+                    writer: "t".into(),
+                }],
+            )
+            .await;
+        assert!(
+            matches!(refused, Err(Error::DataLoss { .. })),
+            "{refused:?}"
+        );
+    }
+    // The operator accepts the backup on purpose.
+    let adopt = referee(&["store", "adopt", "--data", path(&data)]);
+    let said = stdout(&adopt);
+    assert!(adopt.status.success(), "{said}");
+    assert!(
+        said.contains("acknowledged up to seq 3, adopted at seq 0"),
+        "{said}"
+    );
+    let log = SledLog::open(&data).expect("open after adopt");
+    assert_eq!(log.read("g1", 0, None).unwrap().unwrap().len(), 1);
+    drop(log);
+
+    // A removed anchor is noticed, not taken for a store that never had one.
+    std::fs::remove_file(data.join(ANCHOR_FILE)).expect("rm anchor");
+    let refused = SledLog::open(&data)
+        .err()
+        .expect("refused without its anchor");
+    assert!(refused.to_string().contains("missing"), "{refused}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
