@@ -169,9 +169,12 @@ impl Found {
 fn note_adoption(found: &mut Found, marks: Option<&HashMap<String, Mark>>) {
     let count = found.games.len();
     let Some(marks) = marks else {
-        found.notes.push(format!(
-            "no anchor: the store's {count} games are taken as they are and anchored now"
-        ));
+        if count > 0 {
+            found.notes.push(format!(
+                "no anchor (a store written before anchors existed): its {count} games are \
+                 taken as they are and anchored now"
+            ));
+        }
         return;
     };
     found.notes.push(format!(
