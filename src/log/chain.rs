@@ -36,7 +36,7 @@ impl Chain<'_> {
         let mut out = Vec::new();
         let range = layout::event_key(self.number, lo)..=layout::event_key(self.number, hi);
         for item in self.tree.range(range) {
-            let (key, value) = item?;
+            let (key, value) = item.map_err(|e| self.failed_read(walk.next_seq, e))?;
             let record = walk.step(&key, &value)?;
             if (from..=to).contains(&record.seq) {
                 out.push(record);
@@ -44,6 +44,15 @@ impl Chain<'_> {
         }
         walk.finish(hi, head)?;
         Ok(out)
+    }
+
+    /// sled found its own file damaged where this game's records are: data loss in this game,
+    /// not a storage failure of the whole log.
+    fn failed_read(&self, seq: u64, e: sled::Error) -> Error {
+        match e {
+            sled::Error::Corruption { .. } => self.loss(seq, Error::from(e).to_string()),
+            other => Error::from(other),
+        }
     }
 
     fn loss(&self, seq: u64, detail: impl Into<String>) -> Error {
