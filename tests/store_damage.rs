@@ -313,21 +313,25 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
     );
     // The anchor itself: removed (refused: the store knows it had one), a byte flipped in a
     // middle line (refused), cut in the middle of its last line (a torn write: served whole).
-    let anchor_len = std::fs::metadata(pristine.join(ANCHOR_FILE))
-        .expect("anchor")
-        .len();
+    let anchor = std::fs::read(pristine.join(ANCHOR_FILE)).expect("anchor");
+    let text_len = anchor.iter().position(|&b| b == 0).unwrap_or(anchor.len());
     run(
         "anchor-removed".into(),
         Box::new(|d| std::fs::remove_file(d.join(ANCHOR_FILE)).expect("rm")),
     );
-    let middle = usize::try_from(anchor_len / 2).expect("size");
     run(
         "anchor-flip".into(),
-        Box::new(move |d| flip(&d.join(ANCHOR_FILE), middle)),
+        Box::new(move |d| flip(&d.join(ANCHOR_FILE), text_len / 2)),
     );
+    // A crash during the last anchor write: its last bytes never reached the disk.
     run(
         "anchor-torn".into(),
-        Box::new(move |d| truncate(&d.join(ANCHOR_FILE), anchor_len - 7)),
+        Box::new(move |d| {
+            let path = d.join(ANCHOR_FILE);
+            let mut bytes = std::fs::read(&path).expect("read");
+            bytes[text_len - 7..text_len].fill(0);
+            std::fs::write(&path, bytes).expect("write");
+        }),
     );
 
     println!(
