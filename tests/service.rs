@@ -508,3 +508,74 @@ async fn a_long_bad_value_is_quoted_short_and_the_field_still_named() {
     assert!(status.message().len() < 1100, "{}", status.message().len());
     server.stop().await;
 }
+
+/// Sends bytes as they are, so the server decodes what no generated client would send.
+#[derive(Default)]
+struct RawCodec;
+
+struct RawEncoder;
+
+impl tonic::codec::Encoder for RawEncoder {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+
+    fn encode(
+        &mut self,
+        item: Vec<u8>,
+        buf: &mut tonic::codec::EncodeBuf<'_>,
+    ) -> Result<(), tonic::Status> {
+        prost::bytes::BufMut::put_slice(buf, &item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = proto::CreateGameResponse;
+    type Encoder = RawEncoder;
+    type Decoder = tonic_prost::ProstDecoder<proto::CreateGameResponse>;
+
+    fn encoder(&mut self) -> RawEncoder {
+        RawEncoder
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        tonic_prost::ProstDecoder::default()
+    }
+}
+
+#[tokio::test]
+async fn malformed_protobuf_is_invalid_argument() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    let mut grpc = tonic::client::Grpc::new(channel);
+    let path = "/referee.v1.Referee/CreateGame";
+    // Wire type 7 does not exist; field 1 claims 5 bytes and carries 3.
+    for bytes in [vec![0x0f], b"\x0a\x05abc".to_vec()] {
+        grpc.ready().await.expect("ready");
+        let status = grpc
+            .unary(
+                tonic::Request::new(bytes.clone()),
+                tonic::codegen::http::uri::PathAndQuery::from_static(path),
+                RawCodec,
+            )
+            .await
+            .expect_err("malformed");
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "{bytes:?}: {status:?}"
+        );
+        assert!(
+            status.message().starts_with("malformed request: "),
+            "{status:?}"
+        );
+    }
+    assert!(server.log.games().expect("games").is_empty());
+    server.stop().await;
+}
