@@ -184,7 +184,12 @@ impl TokenStore {
         // Stamps before contents: a change made after them shows as a new stamp next time.
         let dir = Stamp::of(&self.dir).map_err(|e| io_error(&self.dir, e))?;
         let file = Stamp::of(&self.path).map_err(|e| io_error(&self.path, e))?;
-        let grants: Arc<[Grant]> = read(&self.path)?.into();
+        // No open while stat says there is no file: if one appears after the stat, the
+        // directory's stamp has changed by the next call.
+        let grants: Arc<[Grant]> = match file {
+            Some(_) => read(&self.path)?.into(),
+            None => Arc::new([]),
+        };
         let mut marked = self
             .marker
             .exists()
