@@ -11,6 +11,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let set_path = out.join("referee_descriptor.bin");
     std::fs::write(&set_path, prost::Message::encode_to_vec(&descriptors))?;
     tonic_prost_build::configure()
+        // Malformed protobuf is INVALID_ARGUMENT, not tonic-prost's INTERNAL (issue 20).
+        .codec_path("crate::service::codec::ProtoCodec")
         .build_client(true)
         .build_server(true)
         .compile_fds(descriptors)?;

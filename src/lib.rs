@@ -25,5 +25,6 @@ pub mod cli;
 pub mod event;
 pub mod games;
 pub mod log;
+pub(crate) mod quote;
 pub mod referee;
 pub mod service;

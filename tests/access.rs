@@ -27,6 +27,26 @@ fn issue(data: &std::path::Path, args: &[&str]) -> String {
         .to_string()
 }
 
+/// Runs `referee token ARGS --data DATA`.
+fn token(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("token")
+        .args(args)
+        .args(["--data", data.to_str().expect("utf-8")])
+        .output()
+        .expect("run")
+}
+
+fn header(id: &str) -> proto::CreateGameRequest {
+    proto::CreateGameRequest {
+        header: Some(proto::GameHeader {
+            variant: "xiangqi".into(),
+            id: id.into(),
+            ..Default::default()
+        }),
+    }
+}
+
 fn with<T>(token: &str, message: T) -> Request<T> {
     let mut r = Request::new(message);
     r.metadata_mut().insert(
@@ -186,6 +206,111 @@ async fn tokens_confine_boards_arbiters_and_auditors() {
     assert_eq!(
         record.writer, "token board1-red",
         "each event records the token that wrote it"
+    );
+    server.stop().await;
+}
+
+/// Every call the test makes without a token, or with the revoked arbiter token, refused as
+/// unauthenticated with a message saying what to do.
+async fn refused_as_revoked(c: &mut RefereeClient<Channel>, arbiter: &str) {
+    let calls = [
+        c.create_game(header("open-r1-b2")).await.map(drop),
+        c.create_game(with(arbiter, header("open-r1-b2")))
+            .await
+            .map(drop),
+        c.append_events(append("red", 1, "h2", "e2"))
+            .await
+            .map(drop),
+        c.append_events(with(arbiter, append("red", 1, "h2", "e2")))
+            .await
+            .map(drop),
+    ];
+    for call in calls {
+        let status = call.expect_err("refused");
+        assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+        assert!(
+            status.message().contains("holds no token")
+                && status.message().contains("`referee token off`"),
+            "{status:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_emptied_or_deleted_token_file_refuses_every_call_until_token_off() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let tokens = d.join(referee::access::TOKEN_FILE);
+    let arbiter = issue(
+        d,
+        &["--id", "arb", "--role", "arbiter", "--tournament", "open-"],
+    );
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    assert_eq!(
+        code(c.create_game(with(&arbiter, header("open-r1-b1"))).await).await,
+        Code::Ok
+    );
+    for how in ["emptied", "deleted"] {
+        match how {
+            "emptied" => std::fs::write(&tokens, "").expect("empty"),
+            _ => std::fs::remove_file(&tokens).expect("delete"),
+        }
+        refused_as_revoked(&mut c, &arbiter).await;
+        let info = |game: &str| server.log.info(game).expect("info");
+        assert!(info("open-r1-b2").is_none(), "{how}: no game created");
+        let last_seq = info("open-r1-b1").expect("game").last_seq;
+        assert_eq!(last_seq, 0, "{how}: no event appended");
+    }
+
+    issue(d, &["--id", "fed", "--role", "auditor"]);
+    let refused = token(d, &["off"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("(fed)") && stderr.contains("revoke them first"),
+        "{stderr}"
+    );
+    assert_eq!(
+        code(c.create_game(header("open-r1-b2")).await).await,
+        Code::Unauthenticated,
+        "a refused `token off` leaves access control on"
+    );
+
+    std::fs::write(&tokens, "").expect("empty");
+    let off = token(d, &["off"]);
+    assert!(
+        off.status.success(),
+        "{}",
+        String::from_utf8_lossy(&off.stderr)
+    );
+    assert_eq!(
+        code(c.create_game(header("open-r1-b2")).await).await,
+        Code::Ok
+    );
+    assert_eq!(
+        code(c.append_events(append("red", 1, "h2", "e2")).await).await,
+        Code::Ok
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_server_with_no_token_ever_issued_needs_none() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start_with_tokens(dir.path()).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    assert_eq!(
+        code(c.create_game(header("open-r1-b1")).await).await,
+        Code::Ok
+    );
+    assert_eq!(
+        code(c.append_events(append("red", 1, "h2", "e2")).await).await,
+        Code::Ok
+    );
+    assert!(
+        !dir.path().join(referee::access::MARKER_FILE).exists(),
+        "no token issued, so access control was never turned on"
     );
     server.stop().await;
 }

@@ -463,3 +463,127 @@ async fn a_corrupted_record_is_reported_as_data_loss_never_served() {
     assert!(!served_seq_1, "a corrupted record must never be served");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_long_bad_value_is_quoted_short_and_the_field_still_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "g1").await;
+    let mut c = server.client().await;
+    let long = "x".repeat(64 * 1024);
+    let claim = proto::Event {
+        side: "red".into(),
+        ts_ms: None,
+        kind: Some(Kind::Claim(proto::Claim {
+            claim: long.clone(),
+        })),
+    };
+    let status = c
+        .append_events(append("g1", 3, vec![new("c", claim)]))
+        .await
+        .expect_err("claim");
+    let shown = format!("\"{}…\" (65536 bytes)", "x".repeat(40));
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert_eq!(
+        status.message(),
+        format!("events[0].event.claim.claim: unknown claim {shown}")
+    );
+    let mut variant = header("g2");
+    variant.variant = long.clone();
+    let mut start = header("g3");
+    start.start =
+        format!("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 {long}");
+    for (field, header) in [("header.variant", variant), ("header", start)] {
+        let status = c
+            .create_game(proto::CreateGameRequest {
+                header: Some(header),
+            })
+            .await
+            .expect_err(field);
+        let message = status.message();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(
+            message.len() < 300 && message.starts_with(&format!("{field}: ")),
+            "{} bytes: {message}",
+            message.len()
+        );
+    }
+    // The log echoes an unknown game's id whole; the status message stays bounded.
+    let status = c
+        .get_game(proto::GetGameRequest { game: long })
+        .await
+        .expect_err("unknown game");
+    assert_eq!(status.code(), Code::NotFound, "{status:?}");
+    assert!(status.message().len() < 1100, "{}", status.message().len());
+    server.stop().await;
+}
+
+/// Sends bytes as they are, so the server decodes what no generated client would send.
+#[derive(Default)]
+struct RawCodec;
+
+struct RawEncoder;
+
+impl tonic::codec::Encoder for RawEncoder {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+
+    fn encode(
+        &mut self,
+        item: Vec<u8>,
+        buf: &mut tonic::codec::EncodeBuf<'_>,
+    ) -> Result<(), tonic::Status> {
+        prost::bytes::BufMut::put_slice(buf, &item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = proto::CreateGameResponse;
+    type Encoder = RawEncoder;
+    type Decoder = tonic_prost::ProstDecoder<proto::CreateGameResponse>;
+
+    fn encoder(&mut self) -> RawEncoder {
+        RawEncoder
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        tonic_prost::ProstDecoder::default()
+    }
+}
+
+#[tokio::test]
+async fn malformed_protobuf_is_invalid_argument() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    let mut grpc = tonic::client::Grpc::new(channel);
+    let path = "/referee.v1.Referee/CreateGame";
+    // Wire type 7 does not exist; field 1 claims 5 bytes and carries 3.
+    for bytes in [vec![0x0f], b"\x0a\x05abc".to_vec()] {
+        grpc.ready().await.expect("ready");
+        let status = grpc
+            .unary(
+                tonic::Request::new(bytes.clone()),
+                tonic::codegen::http::uri::PathAndQuery::from_static(path),
+                RawCodec,
+            )
+            .await
+            .expect_err("malformed");
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "{bytes:?}: {status:?}"
+        );
+        assert!(
+            status.message().starts_with("malformed request: "),
+            "{status:?}"
+        );
+    }
+    assert!(server.log.games().expect("games").is_empty());
+    server.stop().await;
+}

@@ -7,13 +7,20 @@
 //! - an **auditor** token reads every game and writes nothing.
 //!
 //! The store keeps only each token's SHA-256, so a copy of the data directory does not leak
-//! usable tokens. Access control is on as soon as one token has been issued.
+//! usable tokens. Access control is on as soon as one token has been issued, and stays on
+//! (a marker file records it) until `referee token off`: emptying or deleting the token file
+//! revokes every token, it does not open the server to everyone.
 
+mod marker;
+mod stamp;
 mod store;
 mod token;
 
-pub use store::{TOKEN_FILE, TokenStore};
+pub use marker::MARKER_FILE;
+pub use store::{Access, TOKEN_FILE, TokenStore, TurnedOff};
 pub use token::{Grant, Role, SideScope};
+
+use std::path::PathBuf;
 
 use thiserror::Error;
 
@@ -26,4 +33,36 @@ pub enum Denied {
     /// A known token asked for something outside its role or scope.
     #[error("{0}")]
     PermissionDenied(String),
+}
+
+/// Why the token store could not do what was asked.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The token file, the marker or the data directory could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A line of the token file is not a grant. Every call is then refused: the file could
+    /// hold the very tokens someone meant to revoke.
+    #[error("{}: line {line}: {message}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// `issue` named an id that an issued token has already.
+    #[error("a token with id \"{0}\" exists already")]
+    IdTaken(String),
+    /// `turn_off` while the token file holds tokens: they would stay valid for nobody to
+    /// check, and emptying the file could no longer revoke them.
+    #[error(
+        "{} still holds {} token(s) ({}): access control stays on while any token is valid; \
+         revoke them first (empty or delete the file), then run `referee token off` again",
+        path.display(),
+        ids.len(),
+        ids.join(", ")
+    )]
+    TokensRemain { path: PathBuf, ids: Vec<String> },
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::quote::quote;
+
 use super::Denied;
 
 /// What a token may do.
@@ -51,7 +53,7 @@ impl Grant {
         match self.role {
             Role::Auditor => Ok(()),
             Role::Board | Role::Arbiter if self.covers(game) => Ok(()),
-            _ => Err(self.deny(&format!("read game \"{game}\""))),
+            _ => Err(self.deny(&format!("read game {}", quote(game)))),
         }
     }
 
@@ -59,7 +61,7 @@ impl Grant {
     pub fn may_create(&self, game: &str) -> Result<(), Denied> {
         match self.role {
             Role::Arbiter if self.covers(game) => Ok(()),
-            _ => Err(self.deny(&format!("create game \"{game}\""))),
+            _ => Err(self.deny(&format!("create game {}", quote(game)))),
         }
     }
 
@@ -80,7 +82,7 @@ impl Grant {
         if allowed {
             Ok(())
         } else {
-            Err(self.deny(&format!("append {whose} events to game \"{game}\"")))
+            Err(self.deny(&format!("append {whose} events to game {}", quote(game))))
         }
     }
 
@@ -96,7 +98,7 @@ impl Grant {
         if allowed {
             Ok(())
         } else {
-            let what = scope.map_or_else(String::new, |s| format!(" of \"{s}\""));
+            let what = scope.map_or_else(String::new, |s| format!(" of {}", quote(s)));
             Err(self.deny(&format!("use the audit calls{what}")))
         }
     }

@@ -13,12 +13,14 @@ pub use verify::{Report, verified_records, verify};
 
 use thiserror::Error;
 
+use crate::quote::quote;
+
 /// Why a bundle could not be written or read at all (a bundle that reads but does not hold
 /// up is a [`Report`] with problems, not an error).
 #[derive(Debug, Error)]
 pub enum Error {
     /// The game is not in the store.
-    #[error("unknown game \"{0}\"")]
+    #[error("unknown game {}", quote(.0))]
     UnknownGame(String),
     /// The store failed or holds something unreadable.
     #[error("{0}")]

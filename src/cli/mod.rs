@@ -108,7 +108,7 @@ enum Command {
         #[command(subcommand)]
         command: StoreCommand,
     },
-    /// Bearer tokens (access control is on once one is issued).
+    /// Bearer tokens (access control is on once one is issued, until `token off`).
     Token {
         #[command(subcommand)]
         command: TokenCommand,
@@ -232,6 +232,13 @@ enum TokenCommand {
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
+    /// Turn access control off, deliberately: every call is then accepted without a token.
+    /// Refused while the token file holds tokens; emptying or deleting the file alone revokes
+    /// every token but keeps access control on (every call refused).
+    Off {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
 }
 
 /// Runs the command line; exit code 2 for bad input, 1 for failures.
@@ -307,6 +314,7 @@ pub fn run() -> ExitCode {
                 },
             ),
             TokenCommand::List { data } => token::list(&data),
+            TokenCommand::Off { data } => token::off(&data),
         },
         Command::Audit { command } => match command {
             AuditCommand::Export { game, data, out } => audit::export(&game, &data, out.as_deref()),

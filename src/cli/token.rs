@@ -1,9 +1,10 @@
-//! `referee token issue|list`: bearer tokens for boards, arbiters and auditors.
+//! `referee token issue|list|off`: bearer tokens for boards, arbiters and auditors, and the
+//! deliberate way to turn access control off.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::access::{Grant, Role, SideScope, TokenStore};
+use crate::access::{Grant, Role, SideScope, StoreError, TokenStore, TurnedOff};
 
 /// What `token issue` was asked for.
 pub struct Request<'a> {
@@ -15,7 +16,9 @@ pub struct Request<'a> {
 }
 
 pub fn issue(data: &Path, request: &Request<'_>) -> ExitCode {
-    match grant(request).and_then(|g| TokenStore::new(data).issue(g)) {
+    let issued =
+        grant(request).and_then(|g| TokenStore::new(data).issue(g).map_err(|e| e.to_string()));
+    match issued {
         Ok(secret) => {
             eprintln!(
                 "token \"{}\" issued; it is shown once and stored only hashed",
@@ -42,6 +45,31 @@ pub fn list(data: &Path) -> ExitCode {
                 println!("{}\t{:?}\t{scope}\t{:?}", g.id, g.role, g.side);
             }
             ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("referee: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Turns access control off; exit 2 while tokens remain (they would stay valid unchecked).
+pub fn off(data: &Path) -> ExitCode {
+    match TokenStore::new(data).turn_off() {
+        Ok(TurnedOff::Now) => {
+            eprintln!(
+                "access control is off: every call is accepted without a token until a token \
+                 is issued again"
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(TurnedOff::Already) => {
+            eprintln!("access control was off already");
+            ExitCode::SUCCESS
+        }
+        Err(e @ StoreError::TokensRemain { .. }) => {
+            eprintln!("referee: {e}");
+            ExitCode::from(2)
         }
         Err(e) => {
             eprintln!("referee: {e}");

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use thiserror::Error;
 
 use crate::games::Variant;
+use crate::quote::quote;
 
 use super::{
     ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
@@ -173,7 +174,7 @@ impl Fields {
     fn finish(self) -> Result<(), String> {
         match self.map.keys().next() {
             None => Ok(()),
-            Some(key) => Err(format!("unknown field \"{key}\" in {}", self.what)),
+            Some(key) => Err(format!("unknown field {} in {}", quote(key), self.what)),
         }
     }
 }
@@ -189,12 +190,18 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// A value for a message: strings quoted short, other values whole while short.
 fn show(value: &Value) -> String {
-    let text = value.to_string();
-    if text.len() > 40 {
-        kind_of(value).to_string()
-    } else {
-        text
+    match value {
+        Value::String(s) => quote(s).to_string(),
+        other => {
+            let text = other.to_string();
+            if text.len() > 40 {
+                kind_of(other).to_string()
+            } else {
+                text
+            }
+        }
     }
 }
 
@@ -203,12 +210,16 @@ fn header_from_value(value: Value) -> Result<Header, String> {
     let kind = f.required_string("type")?;
     if kind != "game" {
         return Err(format!(
-            "the first line must be the game header with \"type\":\"game\", found type \"{kind}\""
+            "the first line must be the game header with \"type\":\"game\", found type {}",
+            quote(&kind)
         ));
     }
     let name = f.required_string("variant")?;
     let variant = Variant::parse(&name).ok_or_else(|| {
-        format!("unknown variant \"{name}\" (expected chess_gjq, xiangqi or draughts)")
+        format!(
+            "unknown variant {} (expected chess_gjq, xiangqi or draughts)",
+            quote(&name)
+        )
     })?;
     let id = f.required_string("id")?;
     let start = f.string("start")?;
@@ -266,7 +277,7 @@ fn named<T>(
     parse: fn(&str) -> Option<T>,
 ) -> Result<Option<T>, String> {
     value
-        .map(|text| parse(&text).ok_or_else(|| format!("unknown {key} \"{text}\"")))
+        .map(|text| parse(&text).ok_or_else(|| format!("unknown {key} {}", quote(&text))))
         .transpose()
 }
 
@@ -314,11 +325,19 @@ fn period_from_value(value: Value, index: usize) -> Result<Period, String> {
 fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<Event, String> {
     let mut f = Fields::new(value, "the event")?;
     let kind_name = f.required_string("type")?;
-    f.what = format!("the {kind_name} event");
+    // Messages name the event by its type; an unknown type is the board's text, so quoted.
+    f.what = if EVENT_TYPES.contains(&kind_name.as_str()) {
+        format!("the {kind_name} event")
+    } else {
+        format!("the event of type {}", quote(&kind_name))
+    };
     let side_name = f.required_string("side")?;
     let side = Side::parse(&side_name, variant).ok_or_else(|| {
         let [a, b] = variant.side_names();
-        format!("unknown side \"{side_name}\" for {variant} (expected {a}, {b} or arbiter)")
+        format!(
+            "unknown side {} for {variant} (expected {a}, {b} or arbiter)",
+            quote(&side_name)
+        )
     })?;
     let ts_ms = f.uint("ts_ms")?;
     if let Some(given) = f.uint("seq")? {
@@ -336,6 +355,19 @@ fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<
     check_side(&kind, side)?;
     Ok(Event { side, ts_ms, kind })
 }
+
+/// The `type` of every event, as [`event_kind`] reads them.
+const EVENT_TYPES: [&str; 9] = [
+    "touch",
+    "move",
+    "reveal",
+    "clock",
+    "draw_offer",
+    "draw_reply",
+    "claim",
+    "resign",
+    "arbiter",
+];
 
 fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind, String> {
     Ok(match name {
@@ -360,8 +392,9 @@ fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind,
         "arbiter" => arbiter_kind(f)?,
         other => {
             return Err(format!(
-                "unknown event type \"{other}\" (expected touch, move, reveal, clock, \
-                 draw_offer, draw_reply, claim, resign or arbiter)"
+                "unknown event type {} (expected touch, move, reveal, clock, \
+                 draw_offer, draw_reply, claim, resign or arbiter)",
+                quote(other)
             ));
         }
     })
@@ -450,12 +483,13 @@ fn letter(text: &str, key: &str, allowed: &str) -> Result<char, String> {
     match (chars.next(), chars.next()) {
         (Some(c), None) if allowed.contains(c) => Ok(c),
         _ => Err(format!(
-            "\"{key}\" must be one of {}, found \"{text}\"",
+            "\"{key}\" must be one of {}, found {}",
             allowed
                 .chars()
                 .map(String::from)
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" "),
+            quote(text)
         )),
     }
 }
@@ -741,6 +775,42 @@ mod tests {
         for (text, want) in cases {
             let got = error_of(&text);
             assert!(got.starts_with(want), "got {got:?}, want {want:?}");
+        }
+    }
+
+    #[test]
+    fn long_values_are_quoted_short() {
+        let long = "x".repeat(64 * 1024);
+        let shown = format!("\"{}…\" (65536 bytes)", "x".repeat(40));
+        let event = |fields: &str| format!("{XQ}\n{{{fields}}}");
+        let cases = [
+            (
+                event(&format!(r#""type":"{long}","side":"red""#)),
+                format!("line 2: unknown event type {shown}"),
+            ),
+            (
+                event(&format!(r#""type":"{long}""#)),
+                format!("line 2: the event of type {shown} has no \"side\" field"),
+            ),
+            (
+                event(&format!(r#""type":"claim","side":"red","claim":"{long}""#)),
+                format!("line 2: unknown claim {shown}"),
+            ),
+            (
+                event(&format!(
+                    r#""type":"move","side":"red","from":"{long}","to":"a1""#
+                )),
+                format!("line 2: \"from\": square {shown} does not exist"),
+            ),
+            (
+                event(&format!(r#""type":"resign","side":"red","{long}":1"#)),
+                format!("line 2: unknown field {shown} in the resign event"),
+            ),
+        ];
+        for (text, want) in cases {
+            let got = error_of(&text);
+            assert!(got.starts_with(&want), "got {got:?}, want {want:?}");
+            assert!(got.len() < 200, "{} bytes: {got}", got.len());
         }
     }
 

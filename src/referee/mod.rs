@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use crate::event::{ClaimKind, Decision, Event, EventKind, GameResult, Header, Side};
 use crate::games::Variant;
+use crate::quote::quote;
 
 use self::chess_gjq::ChessGjqTable;
 use self::clock::Clock;
@@ -33,7 +34,7 @@ use self::xiangqi::XiangqiTable;
 #[derive(Debug, Error, PartialEq)]
 pub enum SetupError {
     /// The `start` FEN is not a valid position of the variant.
-    #[error("start position \"{fen}\" is not a valid {variant} FEN: {reason}")]
+    #[error("start position {} is not a valid {variant} FEN: {reason}", quote(fen))]
     BadStart {
         variant: Variant,
         fen: String,

@@ -3,7 +3,7 @@
 
 use tonic::Request;
 
-use crate::access::{Grant, SideScope, TokenStore};
+use crate::access::{Access, Grant, SideScope, TokenStore};
 use crate::event::Side;
 
 use super::Error;
@@ -11,7 +11,7 @@ use super::Error;
 /// The caller of one request.
 #[derive(Clone, Debug)]
 pub struct Caller {
-    /// None when access control is off (no token has been issued).
+    /// None when access control is off (no token has been issued, or `token off`).
     grant: Option<Grant>,
     /// Recorded as the writer of appended events: `token ID`, or the peer address.
     pub writer: String,
@@ -23,29 +23,26 @@ impl Caller {
         let peer = request
             .remote_addr()
             .map_or_else(|| "local".to_string(), |a| format!("peer {a}"));
-        let enforced = match tokens {
+        let access = match tokens {
             Some(store) => store
-                .enforced()
+                .access()
                 .map_err(|e| Error::Unavailable(format!("token store: {e}")))?,
-            None => false,
+            None => Access::Off,
         };
-        if !enforced {
-            return Ok(Caller {
-                grant: None,
-                writer: peer,
-            });
-        }
         let secret = request
             .metadata()
             .get("authorization")
             .and_then(|v| v.to_str().ok())
             .map(|v| v.strip_prefix("Bearer ").unwrap_or(v).trim());
-        let grant = tokens
-            .expect("enforced implies a store")
-            .authenticate(secret)?;
-        Ok(Caller {
-            writer: format!("token {}", grant.id),
-            grant: Some(grant),
+        Ok(match access.authenticate(secret)? {
+            Some(grant) => Caller {
+                writer: format!("token {}", grant.id),
+                grant: Some(grant),
+            },
+            None => Caller {
+                grant: None,
+                writer: peer,
+            },
         })
     }
 

@@ -6,6 +6,7 @@ use crate::event::{
     Period, RuleOptions, RuleSet, Side, Square,
 };
 use crate::games::Variant;
+use crate::quote::quote;
 use crate::referee::Ruling;
 
 use super::Error;
@@ -19,8 +20,8 @@ pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
         Error::invalid(
             "header.variant",
             format!(
-                "unknown variant \"{}\" (expected chess_gjq, xiangqi or draughts)",
-                h.variant
+                "unknown variant {} (expected chess_gjq, xiangqi or draughts)",
+                quote(&h.variant)
             ),
         )
     })?;
@@ -49,7 +50,7 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
             IllegalMovePolicy::parse(&t).ok_or_else(|| {
                 Error::invalid(
                     "header.rules.illegal_move",
-                    format!("unknown policy \"{t}\""),
+                    format!("unknown policy {}", quote(&t)),
                 )
             })
         })
@@ -58,7 +59,10 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
         .rule_set
         .map(|t| {
             RuleSet::parse(&t).ok_or_else(|| {
-                Error::invalid("header.rules.rule_set", format!("unknown rule set \"{t}\""))
+                Error::invalid(
+                    "header.rules.rule_set",
+                    format!("unknown rule set {}", quote(&t)),
+                )
             })
         })
         .transpose()?;
@@ -125,8 +129,8 @@ pub fn event_from_proto(e: proto::Event, variant: Variant, path: &str) -> Result
         Error::invalid(
             format!("{path}.side"),
             format!(
-                "unknown side \"{}\" for {variant} (expected {a}, {b} or arbiter)",
-                e.side
+                "unknown side {} for {variant} (expected {a}, {b} or arbiter)",
+                quote(&e.side)
             ),
         )
     })?;
@@ -186,7 +190,7 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
             claim: ClaimKind::parse(&c.claim).ok_or_else(|| {
                 Error::invalid(
                     format!("{path}.claim.claim"),
-                    format!("unknown claim \"{}\"", c.claim),
+                    format!("unknown claim {}", quote(&c.claim)),
                 )
             })?,
         },
@@ -199,14 +203,17 @@ fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
     let decision = Decision::parse(&a.decision).ok_or_else(|| {
         Error::invalid(
             format!("{path}.decision"),
-            format!("unknown decision \"{}\"", a.decision),
+            format!("unknown decision {}", quote(&a.decision)),
         )
     })?;
     let result = a
         .result
         .map(|r| {
             GameResult::parse(&r).ok_or_else(|| {
-                Error::invalid(format!("{path}.result"), format!("unknown result \"{r}\""))
+                Error::invalid(
+                    format!("{path}.result"),
+                    format!("unknown result {}", quote(&r)),
+                )
             })
         })
         .transpose()?;
@@ -229,7 +236,10 @@ fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
     parsed.ok_or_else(|| {
         Error::invalid(
             field,
-            format!("square \"{text}\" does not exist on the {variant} board"),
+            format!(
+                "square {} does not exist on the {variant} board",
+                quote(text)
+            ),
         )
     })
 }
@@ -240,7 +250,7 @@ fn letter(text: &str, field: &str) -> Result<char> {
         (Some(c), None) => Ok(c),
         _ => Err(Error::invalid(
             field,
-            format!("must be one letter, found \"{text}\""),
+            format!("must be one letter, found {}", quote(text)),
         )),
     }
 }

@@ -55,9 +55,24 @@ impl Error {
     }
 }
 
+/// Longest message a status carries. It travels in the `grpc-message` header and clients
+/// reject oversized metadata; values are quoted short where they are echoed (`quote`), and
+/// this bound holds whatever a message is built from.
+const MAX_MESSAGE_BYTES: usize = 1024;
+
+/// `message` cut on a char boundary to [`MAX_MESSAGE_BYTES`], saying how long it was.
+fn bounded(mut message: String) -> String {
+    let total = message.len();
+    if total > MAX_MESSAGE_BYTES {
+        message.truncate(message.floor_char_boundary(MAX_MESSAGE_BYTES));
+        message.push_str(&format!("… ({total} bytes)"));
+    }
+    message
+}
+
 impl From<Error> for tonic::Status {
     fn from(error: Error) -> tonic::Status {
-        let message = error.to_string();
+        let message = bounded(error.to_string());
         match error {
             Error::Invalid { .. } => tonic::Status::invalid_argument(message),
             Error::TooLarge(_) | Error::Exhausted(_) => tonic::Status::resource_exhausted(message),
@@ -88,5 +103,33 @@ impl From<Error> for tonic::Status {
                 }
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_message_is_bounded_whatever_it_echoes() {
+        // The log echoes the game id it was asked for whole; the status still stays short.
+        let game = "车".repeat(30_000);
+        let error = Error::from(Rejection::UnknownGame { game });
+        let whole = error.to_string().len();
+        let status = tonic::Status::from(error);
+        assert_eq!(status.code(), tonic::Code::NotFound);
+        let message = status.message();
+        assert!(message.len() <= MAX_MESSAGE_BYTES + 20, "{}", message.len());
+        assert!(message.starts_with("unknown game \"车车"), "{message}");
+        assert!(
+            message.ends_with(&format!("… ({whole} bytes)")),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_short_status_message_is_whole() {
+        let status = tonic::Status::from(Error::invalid("header", "is missing"));
+        assert_eq!(status.message(), "header: is missing");
     }
 }

@@ -5,6 +5,7 @@
 
 mod audit;
 mod caller;
+mod codec;
 mod convert;
 mod error;
 mod limits;

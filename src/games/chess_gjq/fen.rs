@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::quote::quote;
+
 use super::board::Board;
 use super::castling::{CastlingRights, CastlingSide, is_castling_partner};
 use super::hidden::{RevealedSet, quota, start_role};
@@ -56,9 +58,15 @@ impl fmt::Display for FenError {
             FenError::RankCount { found } => write!(f, "the board has {found} ranks, not 8"),
             FenError::RankWidth { rank } => write!(f, "rank {rank} does not cover 8 squares"),
             FenError::PieceLetter { letter } => write!(f, "unknown piece letter '{letter}'"),
-            FenError::SideToMove { text } => write!(f, "side to move \"{text}\" is not w or b"),
+            FenError::SideToMove { text } => {
+                write!(f, "side to move {} is not w or b", quote(text))
+            }
             FenError::Castling { text } => {
-                write!(f, "castling field \"{text}\" is not - or letters of KQkq")
+                write!(
+                    f,
+                    "castling field {} is not - or letters of KQkq",
+                    quote(text)
+                )
             }
             FenError::CastlingPieces { color, side } => write!(
                 f,
@@ -68,12 +76,14 @@ impl fmt::Display for FenError {
                 side.corner(*color)
             ),
             FenError::EnPassant { text } => {
-                write!(f, "en-passant field \"{text}\" is not - or a square")
+                write!(f, "en-passant field {} is not - or a square", quote(text))
             }
             FenError::EnPassantImpossible { square } => {
                 write!(f, "no double step can just have passed over {square}")
             }
-            FenError::Counter { text } => write!(f, "move counter \"{text}\" is not a number"),
+            FenError::Counter { text } => {
+                write!(f, "move counter {} is not a number", quote(text))
+            }
             FenError::KingCount { color, count } => {
                 write!(f, "{color} has {count} kings, not 1")
             }

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::quote::quote;
+
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::square::Square;
@@ -34,12 +36,12 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::Empty => write!(f, "the fen is empty"),
-            FenError::Side(s) => write!(f, "side must be W or B, found {s:?}"),
-            FenError::Section(s) => write!(f, "section {s:?} must start with W or B"),
+            FenError::Side(s) => write!(f, "side must be W or B, found {}", quote(s)),
+            FenError::Section(s) => write!(f, "section {} must start with W or B", quote(s)),
             FenError::ColorTwice(c) => write!(f, "the {c} pieces are listed twice"),
-            FenError::NotANumber(s) => write!(f, "square {s:?} is not a number"),
+            FenError::NotANumber(s) => write!(f, "square {} is not a number", quote(s)),
             FenError::NoSuchSquare(n) => write!(f, "square {n} does not exist"),
-            FenError::EmptyRange(s) => write!(f, "range {s:?} is empty"),
+            FenError::EmptyRange(s) => write!(f, "range {} is empty", quote(s)),
             FenError::Twice(sq) => write!(f, "square {sq} is listed twice"),
             FenError::UncrownedMan(sq, c) => {
                 write!(

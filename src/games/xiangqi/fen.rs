@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::quote::quote;
+
 use super::geometry::in_palace;
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
@@ -54,16 +56,21 @@ impl fmt::Display for FenError {
             FenError::SideToMove(found) => {
                 write!(
                     f,
-                    r#"side to move must be "w", "r" or "b", found "{found}""#
+                    r#"side to move must be "w", "r" or "b", found {}"#,
+                    quote(found)
                 )
             }
             FenError::NotADash { field, found } => {
-                write!(f, r#"{field} must be "-" in xiangqi, found "{found}""#)
+                write!(
+                    f,
+                    r#"{field} must be "-" in xiangqi, found {}"#,
+                    quote(found)
+                )
             }
             FenError::Counter { field, found } => {
-                write!(f, r#"{field} must be a whole number, found "{found}""#)
+                write!(f, "{field} must be a whole number, found {}", quote(found))
             }
-            FenError::TrailingText(text) => write!(f, r#"unexpected "{text}" after the fen"#),
+            FenError::TrailingText(text) => write!(f, "unexpected {} after the fen", quote(text)),
             FenError::NoGeneral(color) => write!(f, "no {color} general"),
             FenError::TwoGenerals(color) => write!(f, "two {color} generals"),
             FenError::TooMany { piece, count } => write!(
