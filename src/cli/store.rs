@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::access::TOKEN_FILE;
+use crate::access::{MARKER_FILE, TOKEN_FILE};
 use crate::audit::{KEY_FILE, verified_records};
 use crate::log::{Fdatasync, GameInfo, Log, Record, Rejection, SledLog, Trust};
 
@@ -325,10 +325,10 @@ fn read_old_store(
     Ok(())
 }
 
-/// Tokens and the audit signing key belong to the service, not to one store: carried over
+/// Tokens (with the marker that keeps access control on) and the audit signing key belong to the service, not to one store: carried over
 /// where the new directory has none, so tokens keep working and bundles keep verifying.
 fn carry_files(old: &Path, new: &Path) {
-    for name in [TOKEN_FILE, KEY_FILE] {
+    for name in [TOKEN_FILE, MARKER_FILE, KEY_FILE] {
         let (from, to) = (old.join(name), new.join(name));
         if from.exists() && !to.exists() {
             match std::fs::copy(&from, &to) {

@@ -7,7 +7,8 @@ use thiserror::Error;
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum Rejection {
     /// No game of that id was created (or its creation is not yet durable).
-    #[error("unknown game {game:?}")]
+    // Any id a client sends ends up here: quoted short, unlike ids the log has accepted.
+    #[error("unknown game {}", crate::quote::quote(.game))]
     UnknownGame {
         /// The game id asked for.
         game: String,
