@@ -112,18 +112,33 @@ mod tests {
 
     #[test]
     fn a_status_message_is_bounded_whatever_it_echoes() {
-        // The log echoes the game id it was asked for whole; the status still stays short.
-        let game = "车".repeat(30_000);
-        let error = Error::from(Rejection::UnknownGame { game });
+        // A message built from something long (here a refusal's text) still stays short.
+        let error = Error::invalid("events[0].event.claim", "车".repeat(30_000));
         let whole = error.to_string().len();
         let status = tonic::Status::from(error);
-        assert_eq!(status.code(), tonic::Code::NotFound);
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
         let message = status.message();
         assert!(message.len() <= MAX_MESSAGE_BYTES + 20, "{}", message.len());
-        assert!(message.starts_with("unknown game \"车车"), "{message}");
+        assert!(
+            message.starts_with("events[0].event.claim: 车车"),
+            "{message}"
+        );
         assert!(
             message.ends_with(&format!("… ({whole} bytes)")),
             "{message}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_game_is_quoted_short() {
+        let game = "车".repeat(30_000);
+        let status = tonic::Status::from(Error::from(Rejection::UnknownGame { game }));
+        assert_eq!(status.code(), tonic::Code::NotFound);
+        assert!(status.message().len() < 300, "{}", status.message());
+        assert!(
+            status.message().ends_with("…\" (90000 bytes)"),
+            "{}",
+            status.message()
         );
     }
 
