@@ -15,4 +15,5 @@ mod perft;
 mod properties;
 mod service;
 mod tls;
+mod watchers;
 mod xiangqi_ccpd;

@@ -17,6 +17,8 @@ pub struct Options {
     /// Serve without TLS on a non-loopback address (behind a TLS proxy, on a closed network).
     pub insecure: bool,
     pub limits: Limits,
+    /// How long a watcher may leave its outbox full before its stream is ended.
+    pub watcher_lag: std::time::Duration,
 }
 
 /// Binds first and says where, so scripts and tests started with port 0 can connect.
@@ -43,7 +45,8 @@ async fn serve(
     let key = crate::audit::load_or_create_key(data)?;
     let service = Service::with_tokens(log, tokens)
         .with_audit_key(key)
-        .with_limits(options.limits);
+        .with_limits(options.limits)
+        .with_watcher_lag(options.watcher_lag);
     service::serve_with(listener, service, tls, shutdown).await?;
     Ok(())
 }
@@ -89,6 +92,10 @@ pub fn run(options: &Options) -> ExitCode {
             "referee: --max-streams-per-token, --rate-per-token and --burst-per-token must be \
              positive (a token could do nothing at all)"
         );
+        return ExitCode::from(2);
+    }
+    if options.watcher_lag.is_zero() {
+        eprintln!("referee: --watcher-lag-ms must be positive (every watcher would be cut)");
         return ExitCode::from(2);
     }
     let tls = match tls_of(options) {

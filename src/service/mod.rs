@@ -9,15 +9,19 @@ mod convert;
 mod error;
 mod limits;
 mod live;
+mod outbox;
 pub mod proto;
+mod watcher;
 
 pub use convert::header_to_proto;
-pub use error::Error;
+pub use error::{Error, RESUME_FROM_SEQ};
 pub use limits::Limits;
 pub use live::{LoadedLog, load_log};
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -32,7 +36,8 @@ use crate::referee::{Referee, Ruling};
 use self::caller::Caller;
 use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
 use self::limits::{Governor, StreamPermit};
-use self::live::{LiveGames, unreadable};
+use self::live::LiveGames;
+use self::outbox::Outbox;
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
 use crate::access::TokenStore;
 
@@ -40,6 +45,10 @@ use crate::access::TokenStore;
 pub const MAX_EVENTS_PER_APPEND: usize = 2000;
 /// Largest encoded request the service decodes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+/// How long a watcher's outbox may stay full before its stream is ended: long enough for a
+/// console on a slow link or a busy machine, short enough that a console that stopped reading
+/// does not hold its memory for long.
+pub const WATCHER_LAG: Duration = Duration::from_secs(3);
 
 /// The referee service over a log.
 pub struct Service<L: Log> {
@@ -54,6 +63,10 @@ pub struct Service<L: Log> {
     audit_key: Option<Arc<ed25519_dalek::SigningKey>>,
     /// Open streams and request rate per token.
     governor: Arc<Governor>,
+    /// How long a watcher may leave its outbox full before its stream is ended.
+    watcher_lag: Duration,
+    /// Watchers whose feeding task is running.
+    watchers: Arc<AtomicUsize>,
 }
 
 impl<L: Log> Service<L> {
@@ -65,6 +78,8 @@ impl<L: Log> Service<L> {
             tokens: None,
             audit_key: None,
             governor: Arc::new(Governor::new(Limits::NONE)),
+            watcher_lag: WATCHER_LAG,
+            watchers: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -80,6 +95,18 @@ impl<L: Log> Service<L> {
     pub fn with_limits(mut self, limits: Limits) -> Service<L> {
         self.governor = Arc::new(Governor::new(limits));
         self
+    }
+
+    /// The service ending a watcher's stream once its outbox has stayed full for `lag`
+    /// ([`WATCHER_LAG`] by default).
+    pub fn with_watcher_lag(mut self, lag: Duration) -> Service<L> {
+        self.watcher_lag = lag;
+        self
+    }
+
+    /// Watchers whose feeding task is still running (it ends when the stream does).
+    pub fn open_watchers(&self) -> usize {
+        self.watchers.load(Ordering::Relaxed)
     }
 
     /// Who calls, once the call is admitted under the caller's token's request rate.
@@ -243,83 +270,35 @@ impl<L: Log> Service<L> {
         from_seq: u64,
         permit: Option<StreamPermit>,
     ) -> Result<WatchStream, Error> {
-        let records = self.log.watch(game, 0)??;
-        let (tx, rx) = mpsc::channel(256);
-        let game = game.to_string();
+        self.log
+            .info(game)?
+            .ok_or_else(|| crate::log::Rejection::UnknownGame {
+                game: game.to_string(),
+            })?;
+        let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
+        let (log, game) = (self.log.clone(), game.to_string());
+        let running = watcher::Running::new(&self.watchers);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
-            let _counted_until_the_watcher_ends = permit;
-            tokio::select! {
-                fed = feed_watcher(records, &game, from_seq, &tx) => {
-                    if let Err(e) = fed {
-                        let _ = tx.send(Err(Status::from(e))).await;
-                    }
-                }
+            let _counted_until_the_watcher_ends = (permit, running);
+            let stop = tokio::select! {
+                stop = watcher::feed(&log, &game, from_seq, &outbox) => stop,
                 _ = closed(&mut closing) => {
-                    let _ = tx.send(Err(Status::unavailable("the server is shutting down"))).await;
+                    outbox.finish(Status::unavailable("the server is shutting down"));
+                    return;
                 }
                 // A watcher that hangs up on an idle game ends here, not at the next event,
                 // so its stream stops counting against its token's limit.
-                () = tx.closed() => {}
-            }
+                () = outbox.gone() => watcher::Stop::Gone,
+            };
+            watcher::end(outbox, stop, &game);
         });
-        Ok(Box::pin(ReceiverStream::new(rx)))
+        Ok(Box::pin(stream))
     }
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
 type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;
-
-/// Folds the game from its start in a private referee, sending what is at or after `from_seq`.
-async fn feed_watcher(
-    records: impl Stream<Item = Result<Record, crate::log::Error>>,
-    game: &str,
-    from_seq: u64,
-    tx: &mpsc::Sender<Result<proto::WatchGameResponse, Status>>,
-) -> Result<(), Error> {
-    use proto::watch_game_response::Item;
-    let mut records = std::pin::pin!(records);
-    let mut referee: Option<Referee> = None;
-    while let Some(record) = records.next().await {
-        let record = record?;
-        let mut items = Vec::new();
-        match &mut referee {
-            None => {
-                let header = crate::event::header_from_json(&record.body)
-                    .map_err(|m| unreadable(game, 0, &m))?;
-                if from_seq == 0 {
-                    items.push(Item::Header(header_to_proto(&header)));
-                }
-                referee = Some(Referee::new(&header)?);
-            }
-            Some(referee) => {
-                let variant = referee.header().variant;
-                let event = crate::event::event_from_json(&record.body, variant, Some(record.seq))
-                    .map_err(|m| unreadable(game, record.seq, &m))?;
-                let rulings = referee.apply(record.seq, &event);
-                if record.seq >= from_seq {
-                    items.push(Item::Event(stored_event(&record, &event, variant)));
-                }
-                items.extend(
-                    rulings
-                        .iter()
-                        .filter(|r| r.at >= from_seq)
-                        .map(|r| Item::Ruling(ruling_to_proto(r, variant))),
-                );
-            }
-        }
-        for item in items {
-            if tx
-                .send(Ok(proto::WatchGameResponse { item: Some(item) }))
-                .await
-                .is_err()
-            {
-                return Ok(()); // the watcher hung up
-            }
-        }
-    }
-    Ok(())
-}
 
 fn stored_event(
     record: &Record,
@@ -564,6 +543,8 @@ impl<L: Log> Clone for Service<L> {
             tokens: self.tokens.clone(),
             audit_key: self.audit_key.clone(),
             governor: Arc::clone(&self.governor),
+            watcher_lag: self.watcher_lag,
+            watchers: Arc::clone(&self.watchers),
         }
     }
 }
