@@ -7,6 +7,7 @@ mod audit;
 mod caller;
 mod convert;
 mod error;
+mod health;
 mod limits;
 mod live;
 mod outbox;
@@ -577,6 +578,7 @@ pub async fn serve_with<L: Log>(
     health_reporter
         .set_serving::<RefereeServer<Service<L>>>()
         .await;
+    let health_follows_the_writer = health::follow_writer(service.log.clone(), health_reporter);
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
@@ -598,13 +600,16 @@ pub async fn serve_with<L: Log>(
         let identity = tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem);
         server = server.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
     }
-    server
+    let serving = server
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(api)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown);
+    tokio::select! {
+        served = serving => served,
+        never = health_follows_the_writer => match never {},
+    }
 }
 
 /// Completes once the server is shutting down.
