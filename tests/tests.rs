@@ -14,6 +14,7 @@ mod limits;
 mod perft;
 mod properties;
 mod service;
+mod shutdown;
 mod tls;
 mod watchers;
 mod xiangqi_ccpd;

@@ -57,6 +57,10 @@ enum Command {
         /// read) before the stream ends with ABORTED and the seq to resume from.
         #[arg(long, default_value_t = millis(service::WATCHER_LAG))]
         watcher_lag_ms: u64,
+        /// How long (ms) requests in flight get to finish after SIGTERM/SIGINT; closing the
+        /// log then gets 2 s before the process exits anyway (a second signal: at once).
+        #[arg(long, default_value_t = millis(service::SHUTDOWN_GRACE))]
+        shutdown_grace_ms: u64,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -195,7 +199,7 @@ enum TokenCommand {
     },
 }
 
-/// A default duration as a flag's milliseconds.
+/// A duration as a flag's (or a message's) milliseconds.
 fn millis(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
@@ -214,6 +218,7 @@ pub fn run() -> ExitCode {
             rate_per_token,
             burst_per_token,
             watcher_lag_ms,
+            shutdown_grace_ms,
         } => serve::run(&serve::Options {
             addr,
             data,
@@ -226,6 +231,7 @@ pub fn run() -> ExitCode {
                 burst_per_token,
             },
             watcher_lag: std::time::Duration::from_millis(watcher_lag_ms),
+            shutdown_grace: std::time::Duration::from_millis(shutdown_grace_ms),
         }),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import {

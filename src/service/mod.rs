@@ -50,6 +50,9 @@ pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 /// console on a slow link or a busy machine, short enough that a console that stopped reading
 /// does not hold its memory for long.
 pub const WATCHER_LAG: Duration = Duration::from_secs(3);
+/// How long requests in flight get to finish after the stop signal before the server closes
+/// the connections still open (a console that does not read cannot be drained).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The referee service over a log.
 pub struct Service<L: Log> {
@@ -68,6 +71,8 @@ pub struct Service<L: Log> {
     watcher_lag: Duration,
     /// Watchers whose feeding task is running.
     watchers: Arc<AtomicUsize>,
+    /// How long graceful shutdown may take before open connections are dropped.
+    shutdown_grace: Duration,
 }
 
 impl<L: Log> Service<L> {
@@ -81,6 +86,7 @@ impl<L: Log> Service<L> {
             governor: Arc::new(Governor::new(Limits::NONE)),
             watcher_lag: WATCHER_LAG,
             watchers: Arc::new(AtomicUsize::new(0)),
+            shutdown_grace: SHUTDOWN_GRACE,
         }
     }
 
@@ -102,6 +108,13 @@ impl<L: Log> Service<L> {
     /// ([`WATCHER_LAG`] by default).
     pub fn with_watcher_lag(mut self, lag: Duration) -> Service<L> {
         self.watcher_lag = lag;
+        self
+    }
+
+    /// The server giving requests in flight `grace` to finish after the stop signal
+    /// ([`SHUTDOWN_GRACE`] by default).
+    pub fn with_shutdown_grace(mut self, grace: Duration) -> Service<L> {
+        self.shutdown_grace = grace;
         self
     }
 
@@ -546,6 +559,7 @@ impl<L: Log> Clone for Service<L> {
             governor: Arc::clone(&self.governor),
             watcher_lag: self.watcher_lag,
             watchers: Arc::clone(&self.watchers),
+            shutdown_grace: self.shutdown_grace,
         }
     }
 }
@@ -568,6 +582,10 @@ pub async fn serve_on<L: Log>(
 
 /// The gRPC server for `service`, over TLS when `tls` is given, with health checking and
 /// reflection (v1 and v1alpha, so older grpcurl releases work too).
+///
+/// After `shutdown` completes, streams are ended and requests in flight get the service's
+/// shutdown grace to finish; connections still open then (a console that does not read holds
+/// its stream open under HTTP/2 flow control) are left to the runtime to drop.
 pub async fn serve_with<L: Log>(
     listener: TcpListener,
     service: Service<L>,
@@ -590,9 +608,12 @@ pub async fn serve_with<L: Log>(
         .build_v1alpha()
         .expect("descriptor set is valid");
     let closing = Arc::clone(&service.closing);
+    let grace = service.shutdown_grace;
+    let (began, shutdown_began) = tokio::sync::oneshot::channel();
     let shutdown = async move {
         shutdown.await;
         closing.send_replace(true);
+        let _ = began.send(());
     };
     let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
     let mut server = tonic::transport::Server::builder();
@@ -609,6 +630,21 @@ pub async fn serve_with<L: Log>(
     tokio::select! {
         served = serving => served,
         never = health_follows_the_writer => match never {},
+        () = grace_over(shutdown_began, grace) => {
+            tracing::warn!(
+                grace_ms = grace.as_millis(),
+                "connections still open after the shutdown grace; stopping without them"
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Completes `grace` after shutdown began; never if it does not.
+async fn grace_over(began: tokio::sync::oneshot::Receiver<()>, grace: Duration) {
+    match began.await {
+        Ok(()) => tokio::time::sleep(grace).await,
+        Err(_) => std::future::pending().await,
     }
 }
 

@@ -1,16 +1,18 @@
-//! `referee serve` run as a child process, as an operator runs it: its memory is observed
-//! from outside, as an operator sees it.
+//! `referee serve` run as a child process, as an operator runs it: memory and signals are
+//! observed from outside, as an operator sees them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// A running `referee serve --addr 127.0.0.1:0 --data DATA ...`.
 pub struct ServeProcess {
     child: Child,
     /// `http://ADDR`, as read from "referee listening on ADDR".
     pub url: String,
+    stderr_path: std::path::PathBuf,
 }
 
 impl ServeProcess {
@@ -18,7 +20,8 @@ impl ServeProcess {
     /// standard error goes to `dir/serve.stderr`, so a test can read what it said.
     pub fn start(dir: &Path, flags: &[&str]) -> ServeProcess {
         let data = dir.join("data");
-        let stderr = File::create(dir.join("serve.stderr")).expect("stderr file");
+        let stderr_path = dir.join("serve.stderr");
+        let stderr = File::create(&stderr_path).expect("stderr file");
         let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
             .args(["serve", "--addr", "127.0.0.1:0", "--data"])
             .arg(&data)
@@ -36,6 +39,7 @@ impl ServeProcess {
         ServeProcess {
             child,
             url: format!("http://{addr}"),
+            stderr_path,
         }
     }
 
@@ -60,6 +64,32 @@ impl ServeProcess {
             .nth(1)
             .and_then(|kib| kib.parse().ok())
             .unwrap_or_else(|| panic!("unreadable {line:?}"))
+    }
+
+    /// Sends the signal `name` (TERM, INT) with kill(1).
+    pub fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .args(["-s", name, &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -s {name} failed");
+    }
+
+    /// Waits up to `limit` for the process to exit: its status, or None if it still runs.
+    pub fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// What the server wrote to standard error so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
     }
 }
 
