@@ -162,3 +162,67 @@ async fn over_grpc_a_failed_flush_is_an_error_not_an_ack() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(std::time::Duration::from_secs(10), server).await;
 }
+
+/// Health tells the truth: once a failed commit has stopped the writer, the referee (and the
+/// server as a whole) answers NOT_SERVING, so a probe or load balancer takes it out.
+#[tokio::test]
+async fn health_turns_not_serving_once_the_writer_has_stopped() {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::health_client::HealthClient;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (log, full) = open_full_disk(dir.path());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_on(listener, Service::new(log.clone()), async {
+        let _ = stopped.await;
+    }));
+    let channel = tonic::transport::Channel::from_shared(url)
+        .expect("url")
+        .connect()
+        .await
+        .expect("connect");
+    let mut health = HealthClient::new(channel);
+    let check = async |health: &mut HealthClient<_>, service: &str| {
+        let request = HealthCheckRequest {
+            service: service.into(),
+        };
+        health
+            .check(request)
+            .await
+            .expect("check")
+            .into_inner()
+            .status
+    };
+    let serving = ServingStatus::Serving as i32;
+    let not_serving = ServingStatus::NotServing as i32;
+    assert_eq!(check(&mut health, "referee.v1.Referee").await, serving);
+
+    log.create("g", r#"{"h":1}"#.into(), "test")
+        .await
+        .expect("io")
+        .expect("created");
+    full.store(true, Ordering::SeqCst);
+    log.append("g", 1, vec![event(1)])
+        .await
+        .expect_err("a failed sync fails the append");
+    let failed_at = std::time::Instant::now();
+    while check(&mut health, "referee.v1.Referee").await != not_serving {
+        assert!(
+            failed_at.elapsed() < std::time::Duration::from_secs(2),
+            "health still SERVING 2 s after the writer stopped"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    println!(
+        "health NOT_SERVING {:?} after the failed commit",
+        failed_at.elapsed()
+    );
+    assert_eq!(check(&mut health, "").await, not_serving, "the server too");
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), server).await;
+}

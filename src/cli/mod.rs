@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::service::Limits;
+use crate::service::{self, Limits};
 
 /// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.
 #[derive(Debug, Parser)]
@@ -54,6 +54,14 @@ enum Command {
         /// Requests one token may make at once after being idle.
         #[arg(long, default_value_t = Limits::SERVE_DEFAULTS.burst_per_token)]
         burst_per_token: u32,
+        /// How long (ms) a WatchGame stream may leave its buffer full (the console does not
+        /// read) before the stream ends with ABORTED and the seq to resume from.
+        #[arg(long, default_value_t = millis(service::WATCHER_LAG))]
+        watcher_lag_ms: u64,
+        /// How long (ms) requests in flight get to finish after SIGTERM/SIGINT; closing the
+        /// log then gets 2 s before the process exits anyway (a second signal: at once).
+        #[arg(long, default_value_t = millis(service::SHUTDOWN_GRACE))]
+        shutdown_grace_ms: u64,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -241,6 +249,11 @@ enum TokenCommand {
     },
 }
 
+/// A duration as a flag's (or a message's) milliseconds.
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Runs the command line; exit code 2 for bad input, 1 for failures.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -254,6 +267,8 @@ pub fn run() -> ExitCode {
             max_streams_per_token,
             rate_per_token,
             burst_per_token,
+            watcher_lag_ms,
+            shutdown_grace_ms,
         } => serve::run(&serve::Options {
             addr,
             data,
@@ -265,6 +280,8 @@ pub fn run() -> ExitCode {
                 rate_per_token,
                 burst_per_token,
             },
+            watcher_lag: std::time::Duration::from_millis(watcher_lag_ms),
+            shutdown_grace: std::time::Duration::from_millis(shutdown_grace_ms),
         }),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import {

@@ -3,6 +3,9 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
+
+use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::access::TokenStore;
 use crate::log::SledLog;
@@ -17,7 +20,17 @@ pub struct Options {
     /// Serve without TLS on a non-loopback address (behind a TLS proxy, on a closed network).
     pub insecure: bool,
     pub limits: Limits,
+    /// How long a watcher may leave its outbox full before its stream is ended.
+    pub watcher_lag: Duration,
+    /// How long requests in flight get after the stop signal.
+    pub shutdown_grace: Duration,
 }
+
+/// What is left of shutdown once the server has stopped (dropping the connections, closing
+/// the log: sled's flush and the writer's last fsync) gets this long before the process exits
+/// anyway, so a disk that stopped answering cannot hold the process for minutes (sled's flush
+/// on close waits forever on a full disk).
+const EXIT_MARGIN: Duration = Duration::from_secs(2);
 
 /// Binds first and says where, so scripts and tests started with port 0 can connect.
 async fn serve(
@@ -41,11 +54,18 @@ async fn serve(
     }
     // The signing key is made on first start, so bundles exported later verify against it.
     let key = crate::audit::load_or_create_key(data)?;
+    // Kept, so that the log is closed here, under the exit deadline, and not somewhere in
+    // the server's teardown.
+    let log_to_close = log.clone();
     let service = Service::with_tokens(log, tokens)
         .with_audit_key(key)
-        .with_limits(options.limits);
-    service::serve_with(listener, service, tls, shutdown).await?;
-    Ok(())
+        .with_limits(options.limits)
+        .with_watcher_lag(options.watcher_lag)
+        .with_shutdown_grace(options.shutdown_grace);
+    let served = service::serve_with(listener, service, tls, shutdown).await;
+    exit_after(EXIT_MARGIN, "closing the log");
+    drop(log_to_close);
+    Ok(served?)
 }
 
 /// The certificate and key, or why the server must not start: bearer tokens and events
@@ -91,6 +111,10 @@ pub fn run(options: &Options) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if options.watcher_lag.is_zero() {
+        eprintln!("referee: --watcher-lag-ms must be positive (every watcher would be cut)");
+        return ExitCode::from(2);
+    }
     let tls = match tls_of(options) {
         Ok(tls) => tls,
         Err(e) => {
@@ -115,9 +139,20 @@ pub fn run(options: &Options) -> ExitCode {
     };
     tracing::info!(data = %data.display(), "log opened");
     super::store::report(&log);
-    let shutdown = async {
-        stop_signal().await;
-        tracing::info!("shutting down");
+    let grace = options.shutdown_grace;
+    let shutdown = async move {
+        let mut signals = StopSignals::new();
+        signals.next().await;
+        tracing::info!(
+            grace_ms = super::millis(grace),
+            "shutting down (a second SIGTERM or SIGINT exits at once)"
+        );
+        exit_after(grace + EXIT_MARGIN, "shutting down");
+        tokio::spawn(async move {
+            signals.next().await;
+            eprintln!("referee: second stop signal: exiting now");
+            std::process::exit(1);
+        });
     };
     match runtime.block_on(serve(options, tls, log, shutdown)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -128,18 +163,58 @@ pub fn run(options: &Options) -> ExitCode {
     }
 }
 
-/// SIGINT (Ctrl-C) or SIGTERM (systemd, containers): finish in-flight requests and stop.
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
+/// SIGINT (Ctrl-C) and SIGTERM (systemd, containers), listened to once for the whole run so
+/// that a second signal is not missed between two listeners.
+struct StopSignals {
+    interrupt: Option<Signal>,
+    terminate: Option<Signal>,
+}
+
+impl StopSignals {
+    fn new() -> StopSignals {
+        StopSignals {
+            interrupt: signal(SignalKind::interrupt()).ok(),
+            terminate: signal(SignalKind::terminate()).ok(),
         }
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
+    }
+
+    /// The next stop signal.
+    async fn next(&mut self) {
+        tokio::select! {
+            _ = recv(&mut self.interrupt) => {}
+            _ = recv(&mut self.terminate) => {}
         }
+    }
+}
+
+/// The next signal, or never if it could not be listened to.
+async fn recv(signal: &mut Option<Signal>) {
+    match signal {
+        Some(signal) => {
+            signal.recv().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// Exits the process if `what` is not done within `deadline`, whatever is still running. A
+/// plain thread, not a task: it must fire even if every runtime thread is stuck (in fsync on
+/// a failing disk, say). Exiting is as safe as a kill: an event is acknowledged only once
+/// durable.
+fn exit_after(deadline: Duration, what: &'static str) {
+    let watchdog = std::thread::Builder::new()
+        .name("exit-watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(deadline);
+            eprintln!(
+                "referee: still {what} after {} ms (a disk that does not answer?); exiting \
+                 now. Every acknowledged event is durable; writes not yet answered were not \
+                 acknowledged",
+                super::millis(deadline)
+            );
+            std::process::exit(1);
+        });
+    if let Err(e) = watchdog {
+        tracing::error!(error = %e, "cannot start the exit watchdog: shutdown is not bounded");
     }
 }

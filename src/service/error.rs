@@ -36,6 +36,14 @@ pub enum Error {
     /// An audit export or verification could not be carried out.
     #[error("{0}")]
     Audit(#[from] crate::audit::Error),
+    /// A watcher did not read for longer than the server waits (`serve --watcher-lag-ms`):
+    /// its stream ends, and it reopens `WatchGame` from `resume`, the first seq it was not
+    /// sent.
+    #[error(
+        "watcher fell behind at seq {resume} of game \"{game}\": reopen WatchGame with \
+         from_seq {resume}"
+    )]
+    FellBehind { game: String, resume: u64 },
     /// A stored record could not be read back as an event: the store holds something this
     /// build cannot interpret.
     #[error("game \"{game}\" seq {seq}: stored record unreadable: {message}")]
@@ -70,6 +78,19 @@ fn bounded(mut message: String) -> String {
     message
 }
 
+/// Metadata (trailer) of a `FellBehind` status: the seq to reopen `WatchGame` from, so a
+/// console need not parse the message.
+pub const RESUME_FROM_SEQ: &str = "referee-resume-from-seq";
+
+/// ABORTED, gRPC's "retry at a higher level": the console reopens the stream from `resume`.
+/// Not RESOURCE_EXHAUSTED, which the per-token limits and the transport's message-size
+/// check return and which asks for nothing to be reopened.
+fn fell_behind(message: String, resume: u64) -> tonic::Status {
+    let mut trailers = tonic::metadata::MetadataMap::new();
+    trailers.insert(RESUME_FROM_SEQ, resume.into());
+    tonic::Status::with_metadata(tonic::Code::Aborted, message, trailers)
+}
+
 impl From<Error> for tonic::Status {
     fn from(error: Error) -> tonic::Status {
         let message = bounded(error.to_string());
@@ -92,6 +113,7 @@ impl From<Error> for tonic::Status {
             Error::Log(log::Error::Closed) => tonic::Status::unavailable(message),
             Error::Log(log::Error::Storage(_)) => tonic::Status::internal(message),
             Error::Unreadable { .. } => tonic::Status::data_loss(message),
+            Error::FellBehind { resume, .. } => fell_behind(message, resume),
             Error::Denied(Denied::Unauthenticated(_)) => tonic::Status::unauthenticated(message),
             Error::Denied(Denied::PermissionDenied(_)) => tonic::Status::permission_denied(message),
             Error::Unavailable(_) => tonic::Status::unavailable(message),

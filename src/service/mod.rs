@@ -8,17 +8,22 @@ mod caller;
 mod codec;
 mod convert;
 mod error;
+mod health;
 mod limits;
 mod live;
+mod outbox;
 pub mod proto;
+mod watcher;
 
 pub use convert::header_to_proto;
-pub use error::Error;
+pub use error::{Error, RESUME_FROM_SEQ};
 pub use limits::Limits;
 pub use live::{LoadedLog, load_log};
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -33,7 +38,8 @@ use crate::referee::{Referee, Ruling};
 use self::caller::Caller;
 use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
 use self::limits::{Governor, StreamPermit};
-use self::live::{LiveGames, unreadable};
+use self::live::LiveGames;
+use self::outbox::Outbox;
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
 use crate::access::TokenStore;
 
@@ -41,6 +47,13 @@ use crate::access::TokenStore;
 pub const MAX_EVENTS_PER_APPEND: usize = 2000;
 /// Largest encoded request the service decodes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+/// How long a watcher's outbox may stay full before its stream is ended: long enough for a
+/// console on a slow link or a busy machine, short enough that a console that stopped reading
+/// does not hold its memory for long.
+pub const WATCHER_LAG: Duration = Duration::from_secs(3);
+/// How long requests in flight get to finish after the stop signal before the server closes
+/// the connections still open (a console that does not read cannot be drained).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The referee service over a log.
 pub struct Service<L: Log> {
@@ -55,6 +68,12 @@ pub struct Service<L: Log> {
     audit_key: Option<Arc<ed25519_dalek::SigningKey>>,
     /// Open streams and request rate per token.
     governor: Arc<Governor>,
+    /// How long a watcher may leave its outbox full before its stream is ended.
+    watcher_lag: Duration,
+    /// Watchers whose feeding task is running.
+    watchers: Arc<AtomicUsize>,
+    /// How long graceful shutdown may take before open connections are dropped.
+    shutdown_grace: Duration,
 }
 
 impl<L: Log> Service<L> {
@@ -66,6 +85,9 @@ impl<L: Log> Service<L> {
             tokens: None,
             audit_key: None,
             governor: Arc::new(Governor::new(Limits::NONE)),
+            watcher_lag: WATCHER_LAG,
+            watchers: Arc::new(AtomicUsize::new(0)),
+            shutdown_grace: SHUTDOWN_GRACE,
         }
     }
 
@@ -81,6 +103,25 @@ impl<L: Log> Service<L> {
     pub fn with_limits(mut self, limits: Limits) -> Service<L> {
         self.governor = Arc::new(Governor::new(limits));
         self
+    }
+
+    /// The service ending a watcher's stream once its outbox has stayed full for `lag`
+    /// ([`WATCHER_LAG`] by default).
+    pub fn with_watcher_lag(mut self, lag: Duration) -> Service<L> {
+        self.watcher_lag = lag;
+        self
+    }
+
+    /// The server giving requests in flight `grace` to finish after the stop signal
+    /// ([`SHUTDOWN_GRACE`] by default).
+    pub fn with_shutdown_grace(mut self, grace: Duration) -> Service<L> {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Watchers whose feeding task is still running (it ends when the stream does).
+    pub fn open_watchers(&self) -> usize {
+        self.watchers.load(Ordering::Relaxed)
     }
 
     /// Who calls, once the call is admitted under the caller's token's request rate.
@@ -271,83 +312,35 @@ impl<L: Log> Service<L> {
         from_seq: u64,
         permit: Option<StreamPermit>,
     ) -> Result<WatchStream, Error> {
-        let records = self.log.watch(game, 0)??;
-        let (tx, rx) = mpsc::channel(256);
-        let game = game.to_string();
+        self.log
+            .info(game)?
+            .ok_or_else(|| crate::log::Rejection::UnknownGame {
+                game: game.to_string(),
+            })?;
+        let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
+        let (log, game) = (self.log.clone(), game.to_string());
+        let running = watcher::Running::new(&self.watchers);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
-            let _counted_until_the_watcher_ends = permit;
-            tokio::select! {
-                fed = feed_watcher(records, &game, from_seq, &tx) => {
-                    if let Err(e) = fed {
-                        let _ = tx.send(Err(Status::from(e))).await;
-                    }
-                }
+            let _counted_until_the_watcher_ends = (permit, running);
+            let stop = tokio::select! {
+                stop = watcher::feed(&log, &game, from_seq, &outbox) => stop,
                 _ = closed(&mut closing) => {
-                    let _ = tx.send(Err(Status::unavailable("the server is shutting down"))).await;
+                    outbox.finish(Status::unavailable("the server is shutting down"));
+                    return;
                 }
                 // A watcher that hangs up on an idle game ends here, not at the next event,
                 // so its stream stops counting against its token's limit.
-                () = tx.closed() => {}
-            }
+                () = outbox.gone() => watcher::Stop::Gone,
+            };
+            watcher::end(outbox, stop, &game);
         });
-        Ok(Box::pin(ReceiverStream::new(rx)))
+        Ok(Box::pin(stream))
     }
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
 type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;
-
-/// Folds the game from its start in a private referee, sending what is at or after `from_seq`.
-async fn feed_watcher(
-    records: impl Stream<Item = Result<Record, crate::log::Error>>,
-    game: &str,
-    from_seq: u64,
-    tx: &mpsc::Sender<Result<proto::WatchGameResponse, Status>>,
-) -> Result<(), Error> {
-    use proto::watch_game_response::Item;
-    let mut records = std::pin::pin!(records);
-    let mut referee: Option<Referee> = None;
-    while let Some(record) = records.next().await {
-        let record = record?;
-        let mut items = Vec::new();
-        match &mut referee {
-            None => {
-                let header = crate::event::header_from_json(&record.body)
-                    .map_err(|m| unreadable(game, 0, &m))?;
-                if from_seq == 0 {
-                    items.push(Item::Header(header_to_proto(&header)));
-                }
-                referee = Some(Referee::new(&header)?);
-            }
-            Some(referee) => {
-                let variant = referee.header().variant;
-                let event = crate::event::event_from_json(&record.body, variant, Some(record.seq))
-                    .map_err(|m| unreadable(game, record.seq, &m))?;
-                let rulings = referee.apply(record.seq, &event);
-                if record.seq >= from_seq {
-                    items.push(Item::Event(stored_event(&record, &event, variant)));
-                }
-                items.extend(
-                    rulings
-                        .iter()
-                        .filter(|r| r.at >= from_seq)
-                        .map(|r| Item::Ruling(ruling_to_proto(r, variant))),
-                );
-            }
-        }
-        for item in items {
-            if tx
-                .send(Ok(proto::WatchGameResponse { item: Some(item) }))
-                .await
-                .is_err()
-            {
-                return Ok(()); // the watcher hung up
-            }
-        }
-    }
-    Ok(())
-}
 
 fn stored_event(
     record: &Record,
@@ -592,6 +585,9 @@ impl<L: Log> Clone for Service<L> {
             tokens: self.tokens.clone(),
             audit_key: self.audit_key.clone(),
             governor: Arc::clone(&self.governor),
+            watcher_lag: self.watcher_lag,
+            watchers: Arc::clone(&self.watchers),
+            shutdown_grace: self.shutdown_grace,
         }
     }
 }
@@ -614,6 +610,10 @@ pub async fn serve_on<L: Log>(
 
 /// The gRPC server for `service`, over TLS when `tls` is given, with health checking and
 /// reflection (v1 and v1alpha, so older grpcurl releases work too).
+///
+/// After `shutdown` completes, streams are ended and requests in flight get the service's
+/// shutdown grace to finish; connections still open then (a console that does not read holds
+/// its stream open under HTTP/2 flow control) are left to the runtime to drop.
 pub async fn serve_with<L: Log>(
     listener: TcpListener,
     service: Service<L>,
@@ -624,6 +624,7 @@ pub async fn serve_with<L: Log>(
     health_reporter
         .set_serving::<RefereeServer<Service<L>>>()
         .await;
+    let health_follows_the_writer = health::follow_writer(service.log.clone(), health_reporter);
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
@@ -635,9 +636,12 @@ pub async fn serve_with<L: Log>(
         .build_v1alpha()
         .expect("descriptor set is valid");
     let closing = Arc::clone(&service.closing);
+    let grace = service.shutdown_grace;
+    let (began, shutdown_began) = tokio::sync::oneshot::channel();
     let shutdown = async move {
         shutdown.await;
         closing.send_replace(true);
+        let _ = began.send(());
     };
     let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
     let mut server = tonic::transport::Server::builder();
@@ -645,13 +649,31 @@ pub async fn serve_with<L: Log>(
         let identity = tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem);
         server = server.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
     }
-    server
+    let serving = server
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(api)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown);
+    tokio::select! {
+        served = serving => served,
+        never = health_follows_the_writer => match never {},
+        () = grace_over(shutdown_began, grace) => {
+            tracing::warn!(
+                grace_ms = grace.as_millis(),
+                "connections still open after the shutdown grace; stopping without them"
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Completes `grace` after shutdown began; never if it does not.
+async fn grace_over(began: tokio::sync::oneshot::Receiver<()>, grace: Duration) {
+    match began.await {
+        Ok(()) => tokio::time::sleep(grace).await,
+        Err(_) => std::future::pending().await,
+    }
 }
 
 /// Completes once the server is shutting down.

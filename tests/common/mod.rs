@@ -1,5 +1,7 @@
 //! Shared test helpers: an in-process server on 127.0.0.1:0 and a client for it.
 
+pub mod process;
+
 use std::net::SocketAddr;
 use std::path::Path;
 

@@ -1,0 +1,268 @@
+//! A watcher's outbox: what waits to be sent to one console, bounded in parcels and in bytes.
+//!
+//! The feeding task puts one parcel per record (the event and the rulings it gave rise to).
+//! When the console does not read, the outbox fills and the feeder waits; if it has waited
+//! longer than the lag allowed, the outbox is cut: what waits in it is dropped at once (the
+//! console could take minutes to read it, or never) and the stream ends by telling the console
+//! the first seq it was not sent. The game itself stays in the log, so nothing is lost: the
+//! console reopens from that seq.
+
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use prost::Message;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio_stream::Stream;
+use tonic::Status;
+
+use super::Error;
+use super::proto::WatchGameResponse;
+
+/// Most parcels waiting for one watcher: a burst of moves (a move's parcel is well under
+/// 1 KiB) without a wake-up per record.
+pub const MAX_PARCELS: usize = 64;
+/// Most bytes (encoded) waiting for one watcher: the largest request the service takes, so
+/// 100 stalled consoles hold at most ~100 MiB here even if every event is a 64 KiB one.
+pub const MAX_BYTES: usize = 1024 * 1024;
+
+/// The feeding side of one watcher's outbox.
+pub struct Outbox {
+    game: String,
+    lag: Duration,
+    parcels: mpsc::Sender<Parcel>,
+    bytes: Arc<Semaphore>,
+    shared: Arc<Mutex<Shared>>,
+}
+
+/// The stream side, handed to tonic as the response.
+pub struct OutboxStream {
+    shared: Arc<Mutex<Shared>>,
+    /// The items of the parcel being sent.
+    current: std::vec::IntoIter<WatchGameResponse>,
+}
+
+/// A record's items and the bytes they hold in the outbox.
+struct Parcel {
+    seq: u64,
+    items: Vec<WatchGameResponse>,
+    _bytes: OwnedSemaphorePermit,
+}
+
+struct Shared {
+    /// None once cut: the queued parcels are dropped with the receiver.
+    parcels: Option<mpsc::Receiver<Parcel>>,
+    /// The first seq not yet handed to tonic: where a cut watcher resumes.
+    next_unsent: u64,
+    /// The status that ends the stream, once the queue is drained (or cut).
+    end: Option<Status>,
+    /// The stream's task, to wake when the outbox is cut under it.
+    waker: Option<Waker>,
+}
+
+/// Why a parcel was not put in the outbox.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NotPut {
+    /// The console did not make room within the lag allowed.
+    Stalled,
+    /// The console hung up.
+    Gone,
+}
+
+impl Outbox {
+    /// An outbox for a watcher of `game` that starts at `from_seq`, and its stream.
+    pub fn new(game: &str, from_seq: u64, lag: Duration) -> (Outbox, OutboxStream) {
+        let (tx, rx) = mpsc::channel(MAX_PARCELS);
+        let shared = Arc::new(Mutex::new(Shared {
+            parcels: Some(rx),
+            next_unsent: from_seq,
+            end: None,
+            waker: None,
+        }));
+        let outbox = Outbox {
+            game: game.to_owned(),
+            lag,
+            parcels: tx,
+            bytes: Arc::new(Semaphore::new(MAX_BYTES)),
+            shared: Arc::clone(&shared),
+        };
+        let stream = OutboxStream {
+            shared,
+            current: Vec::new().into_iter(),
+        };
+        (outbox, stream)
+    }
+
+    /// Puts record `seq`'s items, waiting at most the lag allowed for room.
+    pub async fn put(&self, seq: u64, items: Vec<WatchGameResponse>) -> Result<(), NotPut> {
+        let size = items.iter().map(Message::encoded_len).sum::<usize>();
+        // A parcel larger than the whole outbox still goes, alone.
+        let size = u32::try_from(size.min(MAX_BYTES)).expect("MAX_BYTES fits in u32");
+        let room = async {
+            let bytes = Arc::clone(&self.bytes).acquire_many_owned(size).await;
+            let slot = self.parcels.reserve().await;
+            (bytes, slot)
+        };
+        match tokio::time::timeout(self.lag, room).await {
+            Err(_) => Err(NotPut::Stalled),
+            Ok((Ok(bytes), Ok(slot))) => {
+                slot.send(Parcel {
+                    seq,
+                    items,
+                    _bytes: bytes,
+                });
+                Ok(())
+            }
+            Ok(_) => Err(NotPut::Gone),
+        }
+    }
+
+    /// Completes once the console has hung up (its stream was dropped).
+    pub async fn gone(&self) {
+        self.parcels.closed().await;
+    }
+
+    /// Ends the stream after what is queued, with `status`.
+    pub fn finish(self, status: Status) {
+        self.shared().end = Some(status);
+        // Dropping `self.parcels` closes the queue: the stream drains it, then ends.
+    }
+
+    /// Drops what is queued and ends the stream with "fell behind at seq N"; returns N.
+    pub fn cut(self) -> u64 {
+        let mut shared = self.shared();
+        let resume = shared.next_unsent;
+        shared.parcels = None;
+        let behind = Error::FellBehind {
+            game: self.game.clone(),
+            resume,
+        };
+        shared.end = Some(behind.into());
+        if let Some(waker) = shared.waker.take() {
+            waker.wake();
+        }
+        resume
+    }
+
+    fn shared(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Stream for OutboxStream {
+    type Item = Result<WatchGameResponse, Status>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if let Some(item) = this.current.next() {
+            return Poll::Ready(Some(Ok(item)));
+        }
+        let mut shared = this.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(parcels) = shared.parcels.as_mut() else {
+            return Poll::Ready(shared.end.take().map(Err));
+        };
+        match parcels.poll_recv(cx) {
+            Poll::Ready(Some(parcel)) => {
+                shared.next_unsent = parcel.seq + 1;
+                this.current = parcel.items.into_iter();
+                drop(shared);
+                Poll::Ready(this.current.next().map(Ok))
+            }
+            Poll::Ready(None) => {
+                shared.parcels = None;
+                Poll::Ready(shared.end.take().map(Err))
+            }
+            Poll::Pending => {
+                shared.waker = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl Drop for OutboxStream {
+    /// The console hung up: drop what waits for it, and let the feeder see it is gone (the
+    /// receiver lives in `Shared`, which the feeder holds too).
+    fn drop(&mut self) {
+        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        shared.parcels = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio_stream::StreamExt;
+
+    use super::super::proto::watch_game_response::Item;
+    use super::super::proto::{GameHeader, WatchGameResponse};
+    use super::*;
+
+    /// Short: the tests wait it out in real time.
+    const LAG: Duration = Duration::from_millis(50);
+
+    fn items(id: &str) -> Vec<WatchGameResponse> {
+        let header = GameHeader {
+            id: id.into(),
+            ..Default::default()
+        };
+        vec![WatchGameResponse {
+            item: Some(Item::Header(header)),
+        }]
+    }
+
+    #[tokio::test]
+    async fn a_full_outbox_stalls_then_is_cut_with_the_first_unsent_seq() {
+        let (outbox, mut stream) = Outbox::new("g", 1, LAG);
+        for seq in 1..=u64::try_from(MAX_PARCELS).expect("fits") {
+            outbox.put(seq, items("x")).await.expect("room");
+        }
+        stream.next().await.expect("first").expect("ok");
+        stream.next().await.expect("second").expect("ok");
+        outbox.put(65, items("x")).await.expect("room for one");
+        outbox.put(66, items("x")).await.expect("room for another");
+        assert_eq!(outbox.put(67, items("x")).await, Err(NotPut::Stalled));
+        assert_eq!(outbox.cut(), 3, "seqs 1 and 2 were taken");
+        let end = stream.next().await.expect("the end").expect_err("a status");
+        assert_eq!(end.code(), tonic::Code::Aborted);
+        assert!(end.message().contains("from_seq 3"), "{}", end.message());
+        let resume = end.metadata().get(super::super::error::RESUME_FROM_SEQ);
+        assert_eq!(resume.and_then(|v| v.to_str().ok()), Some("3"));
+        assert!(stream.next().await.is_none(), "nothing after the status");
+    }
+
+    #[tokio::test]
+    async fn bytes_bound_the_outbox_as_well_as_parcels() {
+        let (outbox, mut stream) = Outbox::new("g", 0, LAG);
+        let big = "x".repeat(MAX_BYTES / 4);
+        let mut put = 0;
+        while outbox.put(put, items(&big)).await.is_ok() {
+            put += 1;
+        }
+        assert!(put < 4, "{put} parcels of a quarter MiB each fit in 1 MiB");
+        stream.next().await.expect("one").expect("ok");
+        outbox
+            .put(put, items(&big))
+            .await
+            .expect("room again once one is taken");
+    }
+
+    #[tokio::test]
+    async fn finish_delivers_what_is_queued_then_the_status() {
+        let (outbox, mut stream) = Outbox::new("g", 0, LAG);
+        outbox.put(0, items("a")).await.expect("room");
+        outbox.finish(Status::unavailable("shutting down"));
+        stream.next().await.expect("queued item").expect("ok");
+        let end = stream.next().await.expect("status").expect_err("status");
+        assert_eq!(end.code(), tonic::Code::Unavailable);
+        assert!(stream.next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_dropped_stream_is_gone_not_stalled() {
+        let (outbox, stream) = Outbox::new("g", 0, LAG);
+        drop(stream);
+        outbox.gone().await;
+        assert_eq!(outbox.put(0, items("a")).await, Err(NotPut::Gone));
+    }
+}
