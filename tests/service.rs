@@ -517,9 +517,15 @@ async fn a_long_bad_value_is_quoted_short_and_the_field_still_named() {
     server.stop().await;
 }
 
-/// Sends bytes as they are, so the server decodes what no generated client would send.
-#[derive(Default)]
-struct RawCodec;
+/// Sends bytes as they are, so the server decodes what no generated client would send; `D` is
+/// the response it reads.
+struct RawCodec<D>(std::marker::PhantomData<D>);
+
+impl<D> RawCodec<D> {
+    fn new() -> Self {
+        RawCodec(std::marker::PhantomData)
+    }
+}
 
 struct RawEncoder;
 
@@ -537,11 +543,11 @@ impl tonic::codec::Encoder for RawEncoder {
     }
 }
 
-impl tonic::codec::Codec for RawCodec {
+impl<D: prost::Message + Default + Send + 'static> tonic::codec::Codec for RawCodec<D> {
     type Encode = Vec<u8>;
-    type Decode = proto::CreateGameResponse;
+    type Decode = D;
     type Encoder = RawEncoder;
-    type Decoder = tonic_prost::ProstDecoder<proto::CreateGameResponse>;
+    type Decoder = tonic_prost::ProstDecoder<D>;
 
     fn encoder(&mut self) -> RawEncoder {
         RawEncoder
@@ -570,7 +576,7 @@ async fn malformed_protobuf_is_invalid_argument() {
             .unary(
                 tonic::Request::new(bytes.clone()),
                 tonic::codegen::http::uri::PathAndQuery::from_static(path),
-                RawCodec,
+                RawCodec::<proto::CreateGameResponse>::new(),
             )
             .await
             .expect_err("malformed");
@@ -585,5 +591,62 @@ async fn malformed_protobuf_is_invalid_argument() {
         );
     }
     assert!(server.log.games().expect("games").is_empty());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = setup(dir.path(), "m").await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    let mut grpc = tonic::client::Grpc::new(channel);
+    let last = server.log.info("m").expect("io").expect("game").last_seq;
+    let good = proto::PlayRequest {
+        game: "m".into(),
+        expected_seq: last + 1,
+        events: vec![proto::NewEvent {
+            event_id: "m-offer".into(),
+            event: Some(proto::Event {
+                side: "red".into(),
+                ts_ms: None,
+                kind: Some(proto::event::Kind::DrawOffer(proto::DrawOffer {})),
+            }),
+        }],
+    };
+    let messages = vec![prost::Message::encode_to_vec(&good), vec![0x0f]];
+    grpc.ready().await.expect("ready");
+    let mut replies = grpc
+        .streaming(
+            tonic::Request::new(tokio_stream::iter(messages)),
+            tonic::codegen::http::uri::PathAndQuery::from_static("/referee.v1.Referee/Play"),
+            RawCodec::<proto::PlayResponse>::new(),
+        )
+        .await
+        .expect("stream opens")
+        .into_inner();
+    let first = replies.next().await.expect("a reply").expect("acked");
+    assert!(
+        matches!(first.outcome, Some(proto::play_response::Outcome::Ack(_))),
+        "{first:?}"
+    );
+    let status = replies
+        .next()
+        .await
+        .expect("the stream ends with a status")
+        .expect_err("malformed");
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(
+        status.message().starts_with("malformed request"),
+        "{status:?}"
+    );
+    assert_eq!(
+        server.log.info("m").expect("io").expect("game").last_seq,
+        last + 1,
+        "the good message was stored, the bad one nothing"
+    );
     server.stop().await;
 }

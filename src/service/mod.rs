@@ -449,7 +449,15 @@ impl<L: Log> RefereeApi for Service<L> {
                     _ = closed(&mut closing) => None,
                 };
                 let Some(message) = message else { break };
-                let Ok(message) = message else { break };
+                let message = match message {
+                    Ok(message) => message,
+                    // A message that does not decode ends the stream with its status
+                    // (INVALID_ARGUMENT from the codec), not a silent OK.
+                    Err(status) => {
+                        let _ = tx.send(Err(status)).await;
+                        break;
+                    }
+                };
                 if !message.game.is_empty() {
                     game = message.game.clone();
                 }
