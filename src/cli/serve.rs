@@ -47,10 +47,18 @@ async fn serve(
     tracing::info!(addr = %bound, scheme, "referee listening");
     let data = &options.data;
     let tokens = TokenStore::new(data);
-    if !tokens.enforced()? {
-        tracing::warn!(
+    match tokens.access()? {
+        crate::access::Access::Off => tracing::warn!(
             "no token issued: access control is off (issue one with `referee token issue`)"
-        );
+        ),
+        crate::access::Access::On(grants) if grants.is_empty() => tracing::error!(
+            "access control is on but the token file holds no token: every call will be \
+             refused. Issue one with `referee token issue`, or turn access control off \
+             deliberately with `referee token off`"
+        ),
+        crate::access::Access::On(grants) => {
+            tracing::info!(tokens = grants.len(), "access control is on")
+        }
     }
     // The signing key is made on first start, so bundles exported later verify against it.
     let key = crate::audit::load_or_create_key(data)?;
