@@ -71,17 +71,7 @@ async fn acknowledged_events_survive_kill_9() {
     );
     let mut client = RefereeClient::connect(addr.clone()).await.expect("connect");
     for g in 0..GAMES {
-        let header = proto::GameHeader {
-            variant: "xiangqi".into(),
-            id: format!("crash-{g}"),
-            ..Default::default()
-        };
-        client
-            .create_game(proto::CreateGameRequest {
-                header: Some(header),
-            })
-            .await
-            .expect("create");
+        crate::common::create_xiangqi(&mut client, &format!("crash-{g}")).await;
     }
     let acked = Arc::new(Mutex::new(Vec::new()));
     let boards: Vec<_> = (0..GAMES)

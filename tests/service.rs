@@ -517,6 +517,16 @@ async fn a_long_bad_value_is_quoted_short_and_the_field_still_named() {
     server.stop().await;
 }
 
+/// A gRPC client that sends whatever bytes it is given (with [`RawCodec`]).
+async fn raw_client(addr: std::net::SocketAddr) -> tonic::client::Grpc<tonic::transport::Channel> {
+    let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connect");
+    tonic::client::Grpc::new(channel)
+}
+
 /// Sends bytes as they are, so the server decodes what no generated client would send; `D` is
 /// the response it reads.
 struct RawCodec<D>(std::marker::PhantomData<D>);
@@ -562,12 +572,7 @@ impl<D: prost::Message + Default + Send + 'static> tonic::codec::Codec for RawCo
 async fn malformed_protobuf_is_invalid_argument() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = TestServer::start(dir.path()).await;
-    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
-        .expect("uri")
-        .connect()
-        .await
-        .expect("connect");
-    let mut grpc = tonic::client::Grpc::new(channel);
+    let mut grpc = raw_client(server.addr).await;
     let path = "/referee.v1.Referee/CreateGame";
     // Wire type 7 does not exist; field 1 claims 5 bytes and carries 3.
     for bytes in [vec![0x0f], b"\x0a\x05abc".to_vec()] {
@@ -598,12 +603,7 @@ async fn malformed_protobuf_is_invalid_argument() {
 async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = setup(dir.path(), "m").await;
-    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
-        .expect("uri")
-        .connect()
-        .await
-        .expect("connect");
-    let mut grpc = tonic::client::Grpc::new(channel);
+    let mut grpc = raw_client(server.addr).await;
     let last = server.log.info("m").expect("io").expect("game").last_seq;
     let good = proto::PlayRequest {
         game: "m".into(),

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
+use referee::service::proto::{self, referee_client::RefereeClient};
 use tokio_stream::StreamExt;
 use tonic::Streaming;
 use tonic::transport::Channel;
@@ -15,39 +15,13 @@ use crate::common::process::ServeProcess;
 const GRACE_MS: u64 = 2000;
 
 fn word(seq: u64, text: &str) -> proto::NewEvent {
-    let word = proto::ArbiterWord {
-        decision: "warn".into(),
-        text: Some(text.into()),
-        ..Default::default()
-    };
-    proto::NewEvent {
-        event_id: format!("w{seq}"),
-        event: Some(proto::Event {
-            side: "arbiter".into(),
-            ts_ms: None,
-            kind: Some(Kind::Arbiter(word)),
-        }),
-    }
+    crate::common::arbiter_warning(format!("w{seq}"), text.into())
 }
 
 async fn client(url: &str) -> RefereeClient<Channel> {
     RefereeClient::connect(url.to_owned())
         .await
         .expect("connect")
-}
-
-async fn create(client: &mut RefereeClient<Channel>, id: &str) {
-    let header = proto::GameHeader {
-        variant: "xiangqi".into(),
-        id: id.into(),
-        ..Default::default()
-    };
-    client
-        .create_game(proto::CreateGameRequest {
-            header: Some(header),
-        })
-        .await
-        .expect("create");
 }
 
 async fn watch(url: &str, game: &str) -> Streaming<proto::WatchGameResponse> {
@@ -79,7 +53,7 @@ struct Open {
 /// flow-control windows take, and they do not read: HTTP/2 cannot finish their streams.
 async fn open_streams(url: &str, stalled: bool) -> Open {
     let mut admin = client(url).await;
-    create(&mut admin, "g").await;
+    crate::common::create_xiangqi(&mut admin, "g").await;
     let watching = watch(url, "g").await;
     let stalled = if stalled {
         let stream = watch(url, "g").await;
@@ -202,7 +176,7 @@ async fn on_a_full_disk_health_says_so_and_sigterm_still_exits() {
     let dir = std::env::var("REFEREE_FULL_DISK").expect("REFEREE_FULL_DISK: see the doc comment");
     let mut server = ServeProcess::start(std::path::Path::new(&dir), &[]);
     let mut admin = client(&server.url).await;
-    create(&mut admin, "g").await;
+    crate::common::create_xiangqi(&mut admin, "g").await;
     let text = "f".repeat(16_000);
     let mut failure = None;
     for batch in 0u64..10_000 {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use referee::log::SledLog;
 use referee::service::proto::watch_game_response::Item;
-use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
+use referee::service::proto::{self, referee_client::RefereeClient};
 use referee::service::{RESUME_FROM_SEQ, Service, serve_on};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
@@ -35,39 +35,14 @@ const BATCH: u64 = 10;
 /// The arbiter's warnings `first..first + count`, each with a ~4 KB text.
 fn warnings(first: u64, count: u64) -> proto::AppendEventsRequest {
     let warning = |seq: u64| {
-        let word = proto::ArbiterWord {
-            decision: "warn".into(),
-            text: Some(format!("{seq:05} {}", "w".repeat(TEXT_BYTES))),
-            ..Default::default()
-        };
-        proto::NewEvent {
-            event_id: format!("warn-{seq}"),
-            event: Some(proto::Event {
-                side: "arbiter".into(),
-                ts_ms: None,
-                kind: Some(Kind::Arbiter(word)),
-            }),
-        }
+        let text = format!("{seq:05} {}", "w".repeat(TEXT_BYTES));
+        crate::common::arbiter_warning(format!("warn-{seq}"), text)
     };
     proto::AppendEventsRequest {
         game: "w".into(),
         expected_seq: first,
         events: (first..first + count).map(warning).collect(),
     }
-}
-
-async fn create_game(client: &mut RefereeClient<Channel>) {
-    let header = proto::GameHeader {
-        variant: "xiangqi".into(),
-        id: "w".into(),
-        ..Default::default()
-    };
-    client
-        .create_game(proto::CreateGameRequest {
-            header: Some(header),
-        })
-        .await
-        .expect("create");
 }
 
 async fn watch(client: &mut RefereeClient<Channel>) -> Streaming<proto::WatchGameResponse> {
@@ -194,7 +169,7 @@ async fn watchers_that_do_not_read_hold_bounded_memory_and_learn_where_to_resume
     let mut board = RefereeClient::connect(server.url.clone())
         .await
         .expect("connect");
-    create_game(&mut board).await;
+    crate::common::create_xiangqi(&mut board, "w").await;
     let started = server.rss_kib();
 
     let mut stalled = stalled_consoles(&server.url, WATCHERS).await;
@@ -279,7 +254,7 @@ async fn a_watchers_task_ends_when_it_is_cut_or_its_console_hangs_up() {
         let _ = stopped.await;
     }));
     let mut board = RefereeClient::connect(url.clone()).await.expect("connect");
-    create_game(&mut board).await;
+    crate::common::create_xiangqi(&mut board, "w").await;
     let mut stalled = watch(&mut RefereeClient::connect(url.clone()).await.expect("c")).await;
     let mut reader = watch(&mut RefereeClient::connect(url.clone()).await.expect("c")).await;
     assert_eq!(watchers.open_watchers(), 2);

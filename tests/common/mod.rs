@@ -97,3 +97,38 @@ pub fn shared_data(relative: &str) -> Option<std::path::PathBuf> {
         .join(relative);
     path.exists().then_some(path)
 }
+
+/// An arbiter's `warn` word with `text`: an event any game accepts, of any size up to the
+/// limit, that changes nothing in the game.
+pub fn arbiter_warning(event_id: String, text: String) -> referee::service::proto::NewEvent {
+    use referee::service::proto;
+    let word = proto::ArbiterWord {
+        decision: "warn".into(),
+        text: Some(text),
+        ..Default::default()
+    };
+    proto::NewEvent {
+        event_id,
+        event: Some(proto::Event {
+            side: "arbiter".into(),
+            ts_ms: None,
+            kind: Some(proto::event::Kind::Arbiter(word)),
+        }),
+    }
+}
+
+/// Creates a xiangqi game `id` from the standard start.
+pub async fn create_xiangqi(client: &mut RefereeClient<Channel>, id: &str) {
+    use referee::service::proto;
+    let header = proto::GameHeader {
+        variant: "xiangqi".into(),
+        id: id.into(),
+        ..Default::default()
+    };
+    client
+        .create_game(proto::CreateGameRequest {
+            header: Some(header),
+        })
+        .await
+        .expect("create");
+}
