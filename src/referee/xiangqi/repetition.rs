@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::games::xiangqi::{Color, Move, Position};
+use crate::games::xiangqi::{Color, Move, Position, PositionKey};
 
 /// One move played since the last capture.
 #[derive(Clone, Debug)]
@@ -77,6 +77,26 @@ impl History {
         let start = *same.first()?;
         let occurrence = u32::try_from(same.len()).unwrap_or(u32::MAX);
         (occurrence >= 2).then_some(Cycle { start, occurrence })
+    }
+
+    /// The last turn of the cycle the current position closes: from its previous occurrence
+    /// to now (`occurrence` counts all of them, as in [`History::cycle`]).
+    pub fn last_loop(&self) -> Option<Cycle> {
+        let cycle = self.cycle()?;
+        let key = self.positions.last()?.repetition_key();
+        let now = self.positions.len() - 1;
+        let start = (cycle.start..now)
+            .rev()
+            .find(|&i| self.positions[i].repetition_key() == key)?;
+        Some(Cycle {
+            start,
+            occurrence: cycle.occurrence,
+        })
+    }
+
+    /// The positions from `start` to now, as repetition compares them.
+    pub fn keys_since(&self, start: usize) -> impl Iterator<Item = PositionKey> + '_ {
+        self.positions[start..].iter().map(Position::repetition_key)
     }
 
     /// The moves from position `start` to now, each with the positions around it.
