@@ -268,7 +268,11 @@ impl XiangqiTable {
         let (kind, rule, what) = forbidden_article(order.check);
         let side = order.side.name();
         let text = format!(
-            "{side} was ordered at event {} to vary ({what}, {rule}). The position judged then              has come back after the move at event {seq}, its occurrence {}, and {side}'s moves              since its previous occurrence are still forbidden: {}. {}: 走棋违犯禁例，应当变着而不变              ({side} broke the prohibition when it had to vary and did not), {side} loses              (xiangqi 4.1, {rule})",
+            "{side} was ordered at event {} to vary ({what}, {rule}). The position judged then \
+             has come back after the move at event {seq} ({} times in all), and {side}'s moves \
+             since its previous occurrence are still forbidden: {}. {}: 走棋违犯禁例，应当变着而不变 \
+             ({side} broke the prohibition when it had to vary and did not), {side} loses \
+             (xiangqi 4.1, {rule})",
             order.seq,
             j.occurrence,
             j.moves.join("; "),
@@ -287,7 +291,9 @@ impl XiangqiTable {
         let (kind, rule, what) = forbidden_article(check);
         let side = loser.name();
         let text = format!(
-            "{}: {what}, so {side} must vary (应当变着, {rule}); the game goes on. If this              position comes back with {side}'s moves since its previous occurrence still              forbidden, {side} loses for not varying (走棋违犯禁例，应当变着而不变, xiangqi 4.1)",
+            "{}: {what}, so {side} must vary (应当变着, {rule}); the game goes on. If this \
+             position comes back with {side}'s moves since its previous occurrence still \
+             forbidden, {side} loses for not varying (走棋违犯禁例，应当变着而不变, xiangqi 4.1)",
             self.cycle_head(seq, j, claimant)
         );
         let mut ruling = Ruling::notice(seq, kind, Some(side_of(loser)), rule, text);
@@ -301,7 +307,9 @@ impl XiangqiTable {
             return self.cycle_ruling(seq, j, None);
         };
         let text = format!(
-            "{}: the cycle is a draw ({article}). Either side may claim the draw while the              position on the board is one of the cycle's, or the arbiter may declare it              (xiangqi 4.2); the game goes on",
+            "{}: the cycle is a draw ({article}). Either side may claim the draw while the \
+             position on the board is one of the cycle's, or the arbiter may declare it \
+             (xiangqi 4.2); the game goes on",
             self.cycle_head(seq, j, None)
         );
         let mut ruling = Ruling::notice(seq, RulingKind::Repetition, None, article, text);
