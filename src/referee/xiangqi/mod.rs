@@ -113,6 +113,17 @@ impl XiangqiTable {
         crate::referee::touch::View { owners, legal }
     }
 
+    /// The orders to vary and claimable draws that stand, in words (see `standing`).
+    pub fn open_conditions(&self) -> Vec<String> {
+        let key = self.position.repetition_key();
+        let on_cycle = self
+            .standing
+            .drawn
+            .as_ref()
+            .is_some_and(|d| d.positions.contains(&key));
+        self.standing.describe(on_cycle)
+    }
+
     pub fn side_to_move(&self) -> Side {
         side_of(self.position.side_to_move())
     }

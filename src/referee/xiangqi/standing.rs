@@ -54,4 +54,46 @@ impl Standing {
     pub fn capture(&mut self) {
         *self = Standing::default();
     }
+
+    /// What stands, in words for the arbiter: who must vary or what may be claimed, since
+    /// which event, and what ends it. `on_cycle` says whether the position on the board is
+    /// one of the drawn cycle's.
+    pub fn describe(&self, on_cycle: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(o) = &self.order {
+            let (kind, rule) = if o.check {
+                ("perpetual_check", "xiangqi 26.1")
+            } else {
+                ("perpetual_chase", "xiangqi 26.4")
+            };
+            let side = o.side.name();
+            out.push(format!(
+                "{side} must vary, ordered at event {} ({kind}, {rule}); {side} loses if the \
+                 position judged then comes back with {side}'s moves since its previous \
+                 occurrence still forbidden (应当变着而不变, xiangqi 4.1); a capture or the \
+                 arbiter's word ends the order",
+                o.seq
+            ));
+        }
+        if let Some(d) = &self.drawn {
+            let now = if on_cycle {
+                "it is now"
+            } else {
+                "it is not now, so a claim would be rejected"
+            };
+            out.push(format!(
+                "draw claimable since event {} (repetition, {}): either side may claim \
+                 repetition while the position on the board is one of the cycle's ({now}), or \
+                 the arbiter may declare the draw",
+                d.seq, d.article
+            ));
+        }
+        if let Some(seq) = self.limit {
+            out.push(format!(
+                "draw claimable since event {seq} (move_limit, xiangqi 4.2): either side may \
+                 claim move_limit until a capture, or the arbiter may declare the draw"
+            ));
+        }
+        out
+    }
 }
