@@ -128,6 +128,12 @@ mod tests {
             }
             let cycle = h.cycle().unwrap();
             assert_eq!((cycle.start, cycle.occurrence), (0, round + 1));
+            // The last turn starts at the previous occurrence: 4 plies back.
+            let turn = h.last_loop().unwrap();
+            assert_eq!(
+                (turn.start, turn.occurrence),
+                (usize::try_from(4 * (round - 1)).unwrap(), round + 1)
+            );
         }
         assert_eq!(h.moves_since(4).count(), 4);
     }
