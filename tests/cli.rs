@@ -40,6 +40,43 @@ fn replay_without_json_is_for_people() {
 }
 
 #[test]
+fn replay_for_people_shows_what_stands_open() {
+    // Log format, "Draws and cycles the book leaves to a claim": who must vary, since which
+    // event, and what ends it; a claimable draw likewise.
+    let cases = [
+        (
+            "arbiter-perpetual-check-varied.jsonl",
+            "open: red must vary, ordered at event 9 (perpetual_check, xiangqi 26.1)",
+        ),
+        (
+            "arbiter-repetition-draw-claimable.jsonl",
+            "open: draw claimable since event 8 (repetition, xiangqi 26.2)",
+        ),
+        (
+            "arbiter-move-limit-reached-game-goes-on.jsonl",
+            "open: draw claimable since event 10 (move_limit, xiangqi 4.2)",
+        ),
+    ];
+    for (name, line) in cases {
+        let fixture = repo_path(&format!("replay-fixtures/xiangqi/{name}"));
+        let out = referee(&["replay", fixture.to_str().expect("utf-8 path")]);
+        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(
+            stdout.contains("game not over") && stdout.contains(line),
+            "{name}: {stdout}"
+        );
+    }
+    // Once a ruling ends the game nothing stands open.
+    let fixture = repo_path("replay-fixtures/xiangqi/arbiter-perpetual-check-not-varied.jsonl");
+    let out = referee(&["replay", fixture.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        stdout.contains("result 0-1") && !stdout.contains("open:"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn replay_for_people_writes_the_scoresheet() {
     // chess_gjq 3.1.5/9.3: a hidden piece's move is written with what it turned out to be.
     let fixture = repo_path("replay-fixtures/chess_gjq/spec-example-opening.jsonl");

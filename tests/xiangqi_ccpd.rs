@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use referee::event::{Event, EventKind, Header, Side, Square};
 use referee::games::Variant;
 use referee::games::xiangqi::{Move, Position, Status};
-use referee::referee::{Ruling, RulingKind, replay};
+use referee::referee::{Effect, Ruling, RulingKind, replay};
 use serde_json::Value;
 
 /// A copy of ../shared/data/xiangqi/ccpd/manifest.json (attribution in tests/data/README.md).
@@ -122,6 +122,54 @@ fn ccpd_games_replay_without_unexplained_rulings() {
          reach a third occurrence); {early_limit} move-limit draws before the recorded end",
         games.len()
     );
+}
+
+/// Under the default rules (the arbiter procedure) a cycle or the natural limit no longer
+/// ends a game unasked: a game ends early only where a side was ordered to vary and did not
+/// (应当变着而不变, xiangqi 4.1 with 26.1 or 26.4), or by another article of the book. Every
+/// such game is listed with the article that ends it.
+#[test]
+fn ccpd_games_run_to_their_recorded_end_under_default_rules() {
+    let games = games();
+    let header = Header::new(Variant::Xiangqi, "ccpd");
+    let mut early = Vec::new();
+    for g in &games {
+        let referee = replay(&header, &events(&g.moves)).unwrap();
+        let plies = u64::try_from(g.moves.len()).unwrap();
+        if let Some(end) = referee.ending().filter(|e| e.at < plies) {
+            let r = referee
+                .rulings()
+                .iter()
+                .find(|r| r.at == end.at && r.result.is_some())
+                .expect("the ruling that ended the game");
+            let ordered = referee
+                .rulings()
+                .iter()
+                .any(|o| o.effect == Effect::MustVary && o.side == r.side && o.at < r.at);
+            assert!(
+                is_cycle(r.kind) && ordered,
+                "{}: ended early by {r:?} without an order to vary",
+                g.id
+            );
+            let (kind, rule) = (r.kind.as_str(), r.rule.as_str());
+            early.push(format!(
+                "{} ends at event {} of {plies}: {kind} ({rule}), {}",
+                g.id, end.at, end.result
+            ));
+        }
+    }
+    eprintln!(
+        "ccpd: {} of {} games end before their last recorded move under default rules",
+        early.len(),
+        games.len()
+    );
+    for line in &early {
+        eprintln!("  {line}");
+    }
+    // 13 when the arbiter procedure came in (issue 13), all a side ordered to vary that
+    // repeated into the judged position a fourth time; the records of 12 of them go on, most
+    // to a draw. More would mean a cycle or the limit ends games unasked again.
+    assert!(early.len() <= 13, "{} games end early", early.len());
 }
 
 /// Games the manifest ends by perpetual check, how many the referee rules alike, and how

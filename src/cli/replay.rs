@@ -87,6 +87,9 @@ fn write_human(
             referee.side_to_move().name(variant)
         )?,
     }
+    for open in referee.open_conditions() {
+        writeln!(out, "open: {open}")?;
+    }
     writeln!(out, "position {}", referee.fen())
 }
 

@@ -42,6 +42,8 @@ pub struct RuleOptions {
     pub repetition_count: Option<u32>,
     /// Xiangqi: the CXA rules (default) or the reform proposal of seed 001.
     pub rule_set: Option<RuleSet>,
+    /// Xiangqi: who carries out a cycle's or the natural limit's verdict (default arbiter).
+    pub procedure: Option<Procedure>,
 }
 
 named_enum! {
@@ -49,6 +51,17 @@ named_enum! {
     IllegalMovePolicy {
         Loss = "loss",
         Foul = "foul",
+    }
+}
+
+named_enum! {
+    /// Xiangqi: how the verdict on a cycle or the natural limit is carried out (log format,
+    /// "Draws and cycles the book leaves to a claim"): `arbiter` as the CXA books do it (an
+    /// order to vary, a draw on a claim or the arbiter's word), `automatic` as engines and
+    /// online play do (the verdict ends the game when it arises).
+    Procedure {
+        Arbiter = "arbiter",
+        Automatic = "automatic",
     }
 }
 

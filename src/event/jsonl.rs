@@ -10,7 +10,7 @@ use crate::quote::quote;
 
 use super::{
     ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
-    Period, RuleOptions, RuleSet, Side, Square,
+    Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 
 /// A parsed log file: the header and the events in log order (event `i` has seq `i + 1`).
@@ -250,6 +250,7 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
         )?,
         repetition_count: f.uint32("repetition_count")?,
         rule_set: named(f.string("rule_set")?, "rule_set", RuleSet::parse)?,
+        procedure: named(f.string("procedure")?, "procedure", Procedure::parse)?,
     };
     f.finish()?;
     if let Some(n) = rules.repetition_count.filter(|n| !(2..=10).contains(n)) {
@@ -260,6 +261,9 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
     }
     if rules.rule_set.is_some() && variant != Variant::Xiangqi {
         return Err(format!("\"rule_set\" is not a rule option of {variant}"));
+    }
+    if rules.procedure.is_some() && variant != Variant::Xiangqi {
+        return Err(format!("\"procedure\" is not a rule option of {variant}"));
     }
     Ok(rules)
 }
@@ -577,6 +581,7 @@ fn rules_to_value(rules: &RuleOptions) -> Map<String, Value> {
     );
     put("repetition_count", rules.repetition_count.map(Value::from));
     put("rule_set", rules.rule_set.map(|r| r.as_str().into()));
+    put("procedure", rules.procedure.map(|p| p.as_str().into()));
     m
 }
 
@@ -847,5 +852,20 @@ mod tests {
             let event = event_from_json(line, Variant::ChessGjq, None).unwrap();
             assert_eq!(event_to_json(&event, Variant::ChessGjq), line);
         }
+    }
+
+    #[test]
+    fn procedure_is_a_xiangqi_option_and_unknown_values_are_refused() {
+        let head =
+            r#"{"type":"game","variant":"xiangqi","id":"g","rules":{"procedure":"automatic"}}"#;
+        let header = header_from_json(head).unwrap();
+        assert_eq!(header.rules.procedure, Some(Procedure::Automatic));
+        assert_eq!(header_to_json(&header), head);
+        let unknown =
+            r#"{"type":"game","variant":"xiangqi","id":"g","rules":{"procedure":"judge"}}"#;
+        assert!(error_of(unknown).contains("unknown procedure \"judge\""));
+        let draughts =
+            r#"{"type":"game","variant":"draughts","id":"g","rules":{"procedure":"arbiter"}}"#;
+        assert!(error_of(draughts).contains("\"procedure\" is not a rule option of draughts"));
     }
 }

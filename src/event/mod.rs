@@ -8,7 +8,9 @@ mod header;
 mod jsonl;
 mod square;
 
-pub use header::{ClockControl, Header, IllegalMovePolicy, Period, RuleOptions, RuleSet};
+pub use header::{
+    ClockControl, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
+};
 pub use jsonl::{
     GameLog, LineError, event_from_json, event_to_json, header_from_json, header_to_json,
     parse_log, write_log,

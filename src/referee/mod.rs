@@ -405,6 +405,16 @@ impl Referee {
         }
     }
 
+    /// What stands open and ends the game only on a later event: a xiangqi order to vary
+    /// or a claimable draw (log format, "Draws and cycles the book leaves to a claim"), in
+    /// words. Empty once the game has ended, and for the other games.
+    pub fn open_conditions(&self) -> Vec<String> {
+        match (&self.table, self.ending) {
+            (Table::Xiangqi(t), None) => t.open_conditions(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The player whose move it is.
     pub fn side_to_move(&self) -> Side {
         match &self.table {

@@ -59,6 +59,8 @@ named_enum! {
         Draw = "draw",
         Foul = "foul",
         CorrectionRequired = "correction_required",
+        MustVary = "must_vary",
+        DrawClaimable = "draw_claimable",
         None = "none",
     }
 }

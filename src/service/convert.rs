@@ -3,7 +3,7 @@
 
 use crate::event::{
     ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
-    Period, RuleOptions, RuleSet, Side, Square,
+    Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 use crate::games::Variant;
 use crate::quote::quote;
@@ -66,12 +66,24 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
             })
         })
         .transpose()?;
+    let procedure = r
+        .procedure
+        .map(|t| {
+            Procedure::parse(&t).ok_or_else(|| {
+                Error::invalid(
+                    "header.rules.procedure",
+                    format!("unknown procedure {}", quote(&t)),
+                )
+            })
+        })
+        .transpose()?;
     Ok(RuleOptions {
         move_limit: r.move_limit,
         foul_limit: r.foul_limit,
         illegal_move,
         repetition_count: r.repetition_count,
         rule_set,
+        procedure,
     })
 }
 
@@ -104,6 +116,7 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
             illegal_move: r.illegal_move.map(|p| p.as_str().into()),
             repetition_count: r.repetition_count,
             rule_set: r.rule_set.map(|s| s.as_str().into()),
+            procedure: r.procedure.map(|p| p.as_str().into()),
         }),
         clock: h.clock.as_ref().map(|c| proto::ClockControl {
             initial_ms: c.initial_ms,

@@ -2,10 +2,12 @@
 //! and a judgment of a repeated cycle. A true claim ends the game as the rule says; an
 //! untrue one is rejected and, under the tournament regulations, is a foul.
 
-use crate::event::{ClaimKind, Side};
+use crate::event::{ClaimKind, Procedure, Side};
 use crate::games::xiangqi::Color;
 
+use super::judgment::Judgment;
 use super::move_limit::count_words;
+use super::standing::Order;
 use super::verdict::Verdict;
 use super::{XiangqiTable, material, name};
 use crate::referee::ruling::Effect;
@@ -24,7 +26,7 @@ fn claim_kind_of(verdict: Verdict, claimant: Color) -> Option<ClaimKind> {
 
 impl XiangqiTable {
     /// Checks `side`'s claim at event `seq`.
-    pub(super) fn on_claim(&self, seq: u64, side: Side, claim: ClaimKind) -> Vec<Ruling> {
+    pub(super) fn on_claim(&mut self, seq: u64, side: Side, claim: ClaimKind) -> Vec<Ruling> {
         let ruling = match claim {
             ClaimKind::MoveLimit => self.claim_move_limit(seq, side),
             ClaimKind::InsufficientMaterial => self.claim_material(seq, side),
@@ -62,7 +64,7 @@ impl XiangqiTable {
         rejected(seq, side, "insufficient_material", &why, "xiangqi 4.2")
     }
 
-    fn claim_cycle(&self, seq: u64, side: Side, claim: ClaimKind) -> Ruling {
+    fn claim_cycle(&mut self, seq: u64, side: Side, claim: ClaimKind) -> Ruling {
         let Some(claimant) = color_of(side) else {
             return rejected(
                 seq,
@@ -72,10 +74,15 @@ impl XiangqiTable {
                 "xiangqi 25.1",
             );
         };
-        // A claim asks for the judgment now: under the CXA once the position has come back
-        // (the referee would rule unasked at the set count anyway); under the reform only
-        // once the cycle has repeated the set number of times (待判局面, seed 001).
-        let needed = if self.automatic_cycles {
+        // A claim asks for the judgment now: under the CXA's automatic procedure once the
+        // position has come back (the referee would rule unasked at the set count anyway);
+        // under the arbiter procedure and the reform only once the cycle has repeated the
+        // set number of times (循环反复已达三次; 待判局面, seed 001).
+        let arbiter = self.automatic_cycles && self.procedure == Procedure::Arbiter;
+        if arbiter && claim == ClaimKind::Repetition {
+            return self.claim_drawn_cycle(seq, side);
+        }
+        let needed = if self.automatic_cycles && !arbiter {
             2
         } else {
             self.repetition_count
@@ -91,6 +98,9 @@ impl XiangqiTable {
             return self.ask_arbiters(seq, side, claim, &judgment);
         }
         if claim_kind_of(judgment.verdict, claimant) == Some(claim) {
+            if arbiter {
+                return self.claimed_order(seq, side, &judgment);
+            }
             return self.cycle_ruling(seq, &judgment, Some(side));
         }
         let verdict = self.cycle_ruling(seq, &judgment, None);
@@ -109,18 +119,74 @@ impl XiangqiTable {
 }
 
 impl XiangqiTable {
+    /// A claim of the opponent's forbidden cycle under the arbiter procedure: it brings the
+    /// order to vary (if the referee has not given it already), not yet a loss.
+    fn claimed_order(&mut self, seq: u64, side: Side, judgment: &Judgment) -> Ruling {
+        if let Verdict::Loss { loser, check } = judgment.verdict {
+            let position = self.position.repetition_key();
+            let stands = self
+                .standing
+                .order
+                .as_ref()
+                .is_some_and(|o| o.side == loser && o.position == position);
+            if !stands {
+                self.standing.order = Some(Order {
+                    seq,
+                    side: loser,
+                    check,
+                    position,
+                });
+            }
+        }
+        self.order_to_vary(seq, judgment, Some(side))
+    }
+
+    /// A claim of a drawn repetition under the arbiter procedure: true while the position on
+    /// the board is one of a cycle judged a draw (26.2, 26.3; xiangqi 4.2).
+    fn claim_drawn_cycle(&self, seq: u64, side: Side) -> Ruling {
+        let key = self.position.repetition_key();
+        match &self.standing.drawn {
+            Some(drawn) if drawn.positions.contains(&key) => {
+                let text = format!(
+                    "{} claimed the drawn repetition at event {seq}: the cycle reported at event \
+                     {} as a draw ({}) stands, the position on the board is one of its \
+                     positions; draw (xiangqi 4.2, {})",
+                    name(side),
+                    drawn.seq,
+                    drawn.article,
+                    drawn.article
+                );
+                Ruling::draw(seq, RulingKind::Repetition, drawn.article, text)
+                    .with_evidence(vec![drawn.seq, seq])
+            }
+            Some(drawn) => {
+                let why = format!(
+                    "the position on the board is no longer one of the drawn cycle reported at \
+                     event {}, so no drawn cycle stands (xiangqi 4.2)",
+                    drawn.seq
+                );
+                rejected(seq, side, "repetition", &why, "xiangqi 4.2")
+                    .with_evidence(vec![drawn.seq, seq])
+            }
+            None => {
+                let why = format!(
+                    "no cycle judged a draw has occurred {} times since the last capture \
+                     (xiangqi 4.2, 26.2, 26.3)",
+                    self.repetition_count
+                );
+                rejected(seq, side, "repetition", &why, "xiangqi 4.2")
+            }
+        }
+    }
+}
+
+impl XiangqiTable {
     /// The reform's claim card (请裁, seed 001): once the cycle has repeated the set number of
     /// times (待判局面) either player may ask for a judgment, which three arbiters give by
     /// majority, finding who caused the cycle; the referee does not decide it. The ruling asks
     /// for that decision and gives the arbiters the cycle move by move with the classification
     /// of the CXA 棋例, for reference.
-    fn ask_arbiters(
-        &self,
-        seq: u64,
-        side: Side,
-        claim: ClaimKind,
-        judgment: &super::judgment::Judgment,
-    ) -> Ruling {
+    fn ask_arbiters(&self, seq: u64, side: Side, claim: ClaimKind, judgment: &Judgment) -> Ruling {
         let reference = self.cycle_ruling(seq, judgment, None);
         let text = format!(
             "{} raised the claim card (请裁) at event {seq}, asking for {}: the position has occurred {} times (待判局面). Under the reform rule set the arbiters, not the referee, decide who caused the cycle (three arbiters, by majority), and the players may still agree a draw; the arbiters' decision is awaited (an arbiter event). For their reference, the cycle under the CXA 棋例 ({}): {}",

@@ -9,16 +9,19 @@ mod judgment;
 mod material;
 mod move_limit;
 mod repetition;
+mod standing;
 mod verdict;
 
-use crate::event::{Event, EventKind, Header, RuleSet, Side};
+use crate::event::{Event, EventKind, Header, Procedure, RuleSet, Side};
 use crate::games::Variant;
 use crate::games::xiangqi::{Color, Illegal, Move, Position, Square, Status};
 
 use self::judgment::{Judgment, judge_cycle, move_words};
 use self::move_limit::{MoveLimit, count_words};
 use self::repetition::{History, Ply};
+use self::standing::{DrawnCycle, Order, Standing};
 use self::verdict::Verdict;
+use super::ruling::Effect;
 use super::{Ruling, RulingKind, SetupError};
 
 /// The xiangqi part of a referee: the position, the moves since the last capture, and the
@@ -37,6 +40,11 @@ pub struct XiangqiTable {
     repetition_count: u32,
     /// Whether cycles are judged unasked (CXA) or only on a claim (reform, seed 001).
     automatic_cycles: bool,
+    /// Whether a CXA verdict on a cycle or the limit ends the game at once (`automatic`) or
+    /// is carried out by an order to vary, a claim or the arbiter (`arbiter`, the default).
+    procedure: Procedure,
+    /// Under the arbiter procedure: the order to vary and the claimable draws that stand.
+    standing: Box<Standing>,
 }
 
 /// CXA 4.2: a cycle repeated three times; the reform of seed 001 waits for six (待判局面).
@@ -72,6 +80,8 @@ impl XiangqiTable {
                 .unwrap_or(default_count)
                 .max(2),
             automatic_cycles: !reform,
+            procedure: header.rules.procedure.unwrap_or(Procedure::Arbiter),
+            standing: Box::default(),
         })
     }
 
@@ -101,6 +111,17 @@ impl XiangqiTable {
             })
             .collect();
         crate::referee::touch::View { owners, legal }
+    }
+
+    /// The orders to vary and claimable draws that stand, in words (see `standing`).
+    pub fn open_conditions(&self) -> Vec<String> {
+        let key = self.position.repetition_key();
+        let on_cycle = self
+            .standing
+            .drawn
+            .as_ref()
+            .is_some_and(|d| d.positions.contains(&key));
+        self.standing.describe(on_cycle)
     }
 
     pub fn side_to_move(&self) -> Side {
@@ -162,35 +183,166 @@ impl XiangqiTable {
         if let (true, Some(words)) = (captured, words) {
             self.last_capture = Some((seq, words));
         }
+        if captured {
+            self.standing.capture();
+        }
         self.history
             .record(Ply { seq, mover, mv }, &self.position, captured);
         match self.position.status() {
-            Status::Ongoing => self.draws_after_move(seq).into_iter().collect(),
+            Status::Ongoing => self.draws_after_move(seq),
             Status::Checkmate => vec![self.checkmate(seq, side, mv)],
             Status::Stalemate => vec![self.stalemate(seq, side, mv)],
         }
     }
 
     /// The game ends that a quiet position can bring: material, a judged cycle, the limit.
-    fn draws_after_move(&self, seq: u64) -> Option<Ruling> {
+    fn draws_after_move(&mut self, seq: u64) -> Vec<Ruling> {
         if material::neither_can_win(&self.position) {
-            return Some(self.insufficient_material(seq, None));
+            return vec![self.insufficient_material(seq, None)];
         }
-        if self.automatic_cycles
-            && let Some(judgment) = self.judgment(self.repetition_count)
-        {
-            return Some(self.cycle_ruling(seq, &judgment, None));
-        }
-        if !self.automatic_cycles
-            && let Some(cycle) = self.history.cycle()
+        let mut out = Vec::new();
+        if self.automatic_cycles && self.procedure == Procedure::Automatic {
+            if let Some(judgment) = self.judgment(self.repetition_count) {
+                return vec![self.cycle_ruling(seq, &judgment, None)];
+            }
+        } else if self.automatic_cycles {
+            out.extend(self.cycle_before_the_arbiter(seq));
+            if out.iter().any(|r| r.result.is_some()) {
+                return out;
+            }
+        } else if let Some(cycle) = self.history.cycle()
             && cycle.occurrence == self.repetition_count
         {
-            return Some(self.awaiting_judgment(seq, cycle.occurrence));
+            return vec![self.awaiting_judgment(seq, cycle.occurrence)];
         }
-        if self.limit.automatic && self.limit.reached(&self.position) {
-            return Some(self.move_limit(seq, None));
+        if self.limit.reached(&self.position) {
+            if self.limit.automatic {
+                out.push(self.move_limit(seq, None));
+            } else if self.standing.limit.is_none() {
+                self.standing.limit = Some(seq);
+                out.push(self.limit_claimable(seq));
+            }
         }
-        None
+        out
+    }
+
+    /// The CXA cycle under the arbiter procedure: at the set count a forbidden cycle gives
+    /// an order to vary and a drawn one a claimable draw; after an order, the judged
+    /// position's next occurrence shows whether the side varied (see `standing`).
+    fn cycle_before_the_arbiter(&mut self, seq: u64) -> Option<Ruling> {
+        let cycle = self.history.cycle()?;
+        let key = self.position.repetition_key();
+        if let Some(order) = self.standing.order.clone()
+            && order.position == key
+        {
+            return self.not_varied(seq, &order);
+        }
+        if cycle.occurrence < self.repetition_count || self.standing.judged.contains(&key) {
+            return None;
+        }
+        let judgment = judge_cycle(&self.history, &cycle);
+        let positions: Vec<_> = self.history.keys_since(cycle.start).collect();
+        self.standing.judged.extend(positions.iter().cloned());
+        Some(match judgment.verdict {
+            Verdict::Loss { loser, check } => {
+                self.standing.order = Some(Order {
+                    seq,
+                    side: loser,
+                    check,
+                    position: key,
+                });
+                self.order_to_vary(seq, &judgment, None)
+            }
+            Verdict::Draw { article } => {
+                self.standing.drawn = Some(DrawnCycle {
+                    seq,
+                    article,
+                    positions,
+                });
+                self.drawn_claimable(seq, &judgment)
+            }
+        })
+    }
+
+    /// The judged position is back after an order to vary: the side loses if its moves in
+    /// the last turn of the cycle are still forbidden (应当变着而不变, xiangqi 4.1).
+    fn not_varied(&self, seq: u64, order: &Order) -> Option<Ruling> {
+        let turn = self.history.last_loop()?;
+        let judgment = judge_cycle(&self.history, &turn);
+        let Verdict::Loss { loser, .. } = judgment.verdict else {
+            return None;
+        };
+        (loser == order.side).then(|| self.not_varied_ruling(seq, order, &judgment))
+    }
+
+    fn not_varied_ruling(&self, seq: u64, order: &Order, j: &Judgment) -> Ruling {
+        let (kind, rule, what) = forbidden_article(order.check);
+        let side = order.side.name();
+        let text = format!(
+            "{side} was ordered at event {} to vary ({what}, {rule}). The position judged then \
+             has come back after the move at event {seq} ({} times in all), and {side}'s moves \
+             since its previous occurrence are still forbidden: {}. {}: 走棋违犯禁例，应当变着而不变 \
+             ({side} broke the prohibition when it had to vary and did not), {side} loses \
+             (xiangqi 4.1, {rule})",
+            order.seq,
+            j.occurrence,
+            j.moves.join("; "),
+            conduct_words(j)
+        );
+        let mut evidence = vec![order.seq];
+        evidence.extend(j.evidence.iter().copied());
+        Ruling::loss(seq, kind, side_of(order.side), rule, text).with_evidence(evidence)
+    }
+
+    /// The order to vary (26.1, 26.4 under the arbiter procedure): no result yet.
+    fn order_to_vary(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> Ruling {
+        let Verdict::Loss { loser, check } = j.verdict else {
+            return self.cycle_ruling(seq, j, claimant);
+        };
+        let (kind, rule, what) = forbidden_article(check);
+        let side = loser.name();
+        let text = format!(
+            "{}: {what}, so {side} must vary (应当变着, {rule}); the game goes on. If this \
+             position comes back with {side}'s moves since its previous occurrence still \
+             forbidden, {side} loses for not varying (走棋违犯禁例，应当变着而不变, xiangqi 4.1)",
+            self.cycle_head(seq, j, claimant)
+        );
+        let mut ruling = Ruling::notice(seq, kind, Some(side_of(loser)), rule, text);
+        ruling.effect = Effect::MustVary;
+        ruling.with_evidence(cycle_evidence(seq, j, claimant))
+    }
+
+    /// A drawn cycle under the arbiter procedure (26.2, 26.3): claimable, no result yet.
+    fn drawn_claimable(&self, seq: u64, j: &Judgment) -> Ruling {
+        let Verdict::Draw { article } = j.verdict else {
+            return self.cycle_ruling(seq, j, None);
+        };
+        let text = format!(
+            "{}: the cycle is a draw ({article}). Either side may claim the draw while the \
+             position on the board is one of the cycle's, or the arbiter may declare it \
+             (xiangqi 4.2); the game goes on",
+            self.cycle_head(seq, j, None)
+        );
+        let mut ruling = Ruling::notice(seq, RulingKind::Repetition, None, article, text);
+        ruling.effect = Effect::DrawClaimable;
+        ruling.with_evidence(j.evidence.clone())
+    }
+
+    /// The natural limit reached where it is drawn only on a claim (xiangqi 4.2).
+    fn limit_claimable(&self, seq: u64) -> Ruling {
+        let (since, mut evidence) = self.since_last_capture();
+        evidence.push(seq);
+        let text = format!(
+            "since {since}, {} have been played without a capture up to event {seq}: the \
+             natural move limit of {} moves by each side is reached. Either side may claim the \
+             draw (an untrue claim is a foul), or the arbiter may declare it (xiangqi 4.2); the \
+             game goes on until then",
+            count_words(self.position.halfmove_clock()),
+            self.limit.moves
+        );
+        let mut ruling = Ruling::notice(seq, RulingKind::MoveLimit, None, "xiangqi 4.2", text);
+        ruling.effect = Effect::DrawClaimable;
+        ruling.with_evidence(evidence)
     }
 
     /// The reform's 待判局面 (seed 001): the cycle has repeated the set number of times; the
@@ -259,42 +411,25 @@ impl XiangqiTable {
         }
     }
 
-    /// The ruling a judged cycle gives (xiangqi 26.1-26.4).
-    fn cycle_ruling(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> Ruling {
-        let mutual = if j.mutual_soldiers {
-            " (both sides attack every move, so the soldiers' attacks count as chases: \
-             相互长打, xiangqi 27.2)"
-        } else {
-            ""
-        };
-        let conduct = format!(
-            "red's conduct: {}; black's conduct: {}{mutual}",
-            j.conduct[0].describe(),
-            j.conduct[1].describe()
-        );
+    /// The cycle a ruling judges: where the position came back, the moves named, the conduct.
+    fn cycle_head(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> String {
         let reached = j.evidence.last().copied().unwrap_or(seq);
-        let head = format!(
+        format!(
             "{}the position after the move at event {reached} has occurred {} times with the \
-             same side to move; the moves since its first occurrence are: {}. {conduct}",
+             same side to move; the moves since its first occurrence are: {}. {}",
             claim_words(claimant, "a cycle judgment"),
             j.occurrence,
-            j.moves.join("; ")
-        );
+            j.moves.join("; "),
+            conduct_words(j)
+        )
+    }
+
+    /// The ruling a judged cycle gives (xiangqi 26.1-26.4).
+    fn cycle_ruling(&self, seq: u64, j: &Judgment, claimant: Option<Side>) -> Ruling {
+        let head = self.cycle_head(seq, j, claimant);
         let ruling = match j.verdict {
             Verdict::Loss { loser, check } => {
-                let (kind, rule, what) = if check {
-                    (
-                        RulingKind::PerpetualCheck,
-                        "xiangqi 26.1",
-                        "a one-sided perpetual check is never allowed",
-                    )
-                } else {
-                    (
-                        RulingKind::PerpetualChase,
-                        "xiangqi 26.4",
-                        "forbidden moves against allowed ones",
-                    )
-                };
+                let (kind, rule, what) = forbidden_article(check);
                 let text = format!(
                     "{head}: {what}, {} did not vary and loses ({rule})",
                     loser.name()
@@ -306,11 +441,7 @@ impl XiangqiTable {
                 Ruling::draw(seq, RulingKind::Repetition, article, text)
             }
         };
-        let mut evidence = j.evidence.clone();
-        if claimant.is_some() {
-            evidence.push(seq);
-        }
-        ruling.with_evidence(evidence)
+        ruling.with_evidence(cycle_evidence(seq, j, claimant))
     }
 
     /// A move number as the scoresheet counts it (one move = red's and black's).
@@ -402,6 +533,48 @@ impl XiangqiTable {
             None => sq.to_string(),
         }
     }
+}
+
+/// The kind, article and words of a forbidden cycle: perpetual check (26.1) or another
+/// forbidden cycle against allowed moves (26.4).
+fn forbidden_article(check: bool) -> (RulingKind, &'static str, &'static str) {
+    if check {
+        (
+            RulingKind::PerpetualCheck,
+            "xiangqi 26.1",
+            "a one-sided perpetual check is never allowed",
+        )
+    } else {
+        (
+            RulingKind::PerpetualChase,
+            "xiangqi 26.4",
+            "forbidden moves against allowed ones",
+        )
+    }
+}
+
+/// "red's conduct: ...; black's conduct: ..." of a judged cycle.
+fn conduct_words(j: &Judgment) -> String {
+    let mutual = if j.mutual_soldiers {
+        " (both sides attack every move, so the soldiers' attacks count as chases: \
+         相互长打, xiangqi 27.2)"
+    } else {
+        ""
+    };
+    format!(
+        "red's conduct: {}; black's conduct: {}{mutual}",
+        j.conduct[0].describe(),
+        j.conduct[1].describe()
+    )
+}
+
+/// The cycle's moves, and the claim's event when a claim asked for the judgment.
+fn cycle_evidence(seq: u64, j: &Judgment, claimant: Option<Side>) -> Vec<u64> {
+    let mut evidence = j.evidence.clone();
+    if claimant.is_some() {
+        evidence.push(seq);
+    }
+    evidence
 }
 
 fn side_of(color: Color) -> Side {

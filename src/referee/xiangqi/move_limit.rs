@@ -2,7 +2,7 @@
 //! without a capture is a draw. The CXA rules it when reached; the reform of seed 001 only
 //! when a player claims it.
 
-use crate::event::{Header, RuleSet};
+use crate::event::{Header, Procedure, RuleSet};
 use crate::games::xiangqi::Position;
 
 /// The limit of a game and whether the referee applies it unasked.
@@ -10,7 +10,8 @@ use crate::games::xiangqi::Position;
 pub struct MoveLimit {
     /// Moves by each side (one move = red's and black's, 回合).
     pub moves: u32,
-    /// Ruled when reached (CXA), or only on a claim (reform).
+    /// Ruled when reached (CXA with the automatic procedure), or reported claimable and
+    /// drawn only on a claim (the arbiter procedure, and the reform under either).
     pub automatic: bool,
 }
 
@@ -22,7 +23,8 @@ impl MoveLimit {
     pub fn from_header(header: &Header) -> MoveLimit {
         MoveLimit {
             moves: header.rules.move_limit.unwrap_or(DEFAULT_MOVES),
-            automatic: header.rules.rule_set != Some(RuleSet::Reform),
+            automatic: header.rules.rule_set != Some(RuleSet::Reform)
+                && header.rules.procedure == Some(Procedure::Automatic),
         }
     }
 

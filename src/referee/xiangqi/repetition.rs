@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::games::xiangqi::{Color, Move, Position};
+use crate::games::xiangqi::{Color, Move, Position, PositionKey};
 
 /// One move played since the last capture.
 #[derive(Clone, Debug)]
@@ -79,6 +79,26 @@ impl History {
         (occurrence >= 2).then_some(Cycle { start, occurrence })
     }
 
+    /// The last turn of the cycle the current position closes: from its previous occurrence
+    /// to now (`occurrence` counts all of them, as in [`History::cycle`]).
+    pub fn last_loop(&self) -> Option<Cycle> {
+        let cycle = self.cycle()?;
+        let key = self.positions.last()?.repetition_key();
+        let now = self.positions.len() - 1;
+        let start = (cycle.start..now)
+            .rev()
+            .find(|&i| self.positions[i].repetition_key() == key)?;
+        Some(Cycle {
+            start,
+            occurrence: cycle.occurrence,
+        })
+    }
+
+    /// The positions from `start` to now, as repetition compares them.
+    pub fn keys_since(&self, start: usize) -> impl Iterator<Item = PositionKey> + '_ {
+        self.positions[start..].iter().map(Position::repetition_key)
+    }
+
     /// The moves from position `start` to now, each with the positions around it.
     pub fn moves_since(&self, start: usize) -> impl Iterator<Item = (&Ply, &Position, &Position)> {
         self.plies
@@ -108,6 +128,12 @@ mod tests {
             }
             let cycle = h.cycle().unwrap();
             assert_eq!((cycle.start, cycle.occurrence), (0, round + 1));
+            // The last turn starts at the previous occurrence: 4 plies back.
+            let turn = h.last_loop().unwrap();
+            assert_eq!(
+                (turn.start, turn.occurrence),
+                (usize::try_from(4 * (round - 1)).unwrap(), round + 1)
+            );
         }
         assert_eq!(h.moves_since(4).count(), 4);
     }
