@@ -71,6 +71,7 @@ async fn check_reports_each_game_and_rebuild_restores_from_bundles_and_the_old_s
     let root = tempfile::tempdir().expect("tempdir");
     let data = root.path().join("data");
     let heads = three_games(&data).await;
+    crate::common::released(&data);
     let bundles = root.path().join("bundles");
     export_bundles(&data, &bundles, &GAMES[..2]);
 
@@ -152,8 +153,10 @@ async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
             .unwrap();
     }
     // A copy of the files taken now (an operator's backup), then more play on g1.
+    crate::common::released(&data);
     copy_dir(&data, &old_copy);
     {
+        crate::common::released(&data);
         let log = SledLog::open(&data).expect("open");
         for seq in 1..=3 {
             let event = NewEvent {
@@ -171,6 +174,7 @@ async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
         }
     }
     {
+        crate::common::released(&data);
         let log = SledLog::open(&data).expect("opens: g2 is intact");
         match log.read("g1", 0, None) {
             Err(Error::DataLoss { seq, detail, .. }) => {
@@ -206,12 +210,14 @@ async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
         said.contains("acknowledged up to seq 3, adopted at seq 0"),
         "{said}"
     );
+    crate::common::released(&data);
     let log = SledLog::open(&data).expect("open after adopt");
     assert_eq!(log.read("g1", 0, None).unwrap().unwrap().len(), 1);
     drop(log);
 
     // A removed anchor is noticed, not taken for a store that never had one.
     std::fs::remove_file(data.join(ANCHOR_FILE)).expect("rm anchor");
+    crate::common::released(&data);
     let refused = SledLog::open(&data)
         .err()
         .expect("refused without its anchor");

@@ -245,6 +245,7 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
     let root = tempfile::tempdir().expect("tempdir");
     let pristine = root.path().join("pristine");
     let acked = generate(&pristine);
+    crate::common::released(&pristine);
     let scratch = root.path().join("trials");
     let db_len = std::fs::metadata(pristine.join("db")).expect("db").len();
     let len = usize::try_from(db_len).expect("size");

@@ -362,6 +362,22 @@ fn tamper(dir: &Path, damage: impl FnOnce(&sled::Db)) {
     let db = sled::open(dir).unwrap();
     damage(&db);
     db.flush().unwrap();
+    drop(db);
+    released(dir);
+}
+
+/// Waits until no handle holds sled's lock on the store: sled's background threads can keep
+/// the file open a moment after the last handle is dropped, and the next open would fail.
+fn released(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let db = std::fs::File::open(dir.join("db")).expect("db file");
+    while db.try_lock().is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "sled's lock on {dir:?} was never released"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// The first game created gets number 1.
@@ -370,6 +386,8 @@ const FIRST: u64 = 1;
 async fn closed_game_with(dir: &Path, n: u64) {
     let log = open(dir);
     game_with(&log, GAME, n).await;
+    drop(log);
+    released(dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

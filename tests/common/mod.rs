@@ -132,3 +132,18 @@ pub async fn create_xiangqi(client: &mut RefereeClient<Channel>, id: &str) {
         .await
         .expect("create");
 }
+
+/// Waits until no handle holds sled's lock on the store in `dir`: sled's background threads
+/// can keep the file open a moment after the last handle is dropped, and an open right then
+/// fails with "could not acquire lock".
+pub fn released(dir: &Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let db = std::fs::File::open(dir.join("db")).expect("db file");
+    while db.try_lock().is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "sled's lock on {dir:?} was never released"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
