@@ -78,6 +78,7 @@ async fn a_failed_flush_acknowledges_nothing_and_a_retry_after_restart_lands_onc
     assert_eq!(info.last_seq, 3, "only acknowledged events are visible");
     assert!(log.info("h").expect("info").is_none());
     drop(log);
+    crate::common::released(dir.path());
 
     let log = SledLog::open(dir.path()).expect("reopen");
     log.verify_all().expect("the chain holds");

@@ -344,6 +344,7 @@ async fn reopening_recovers_games_heads_and_chain() {
     game_with(&log, "second", 1).await;
     let (records, games) = (read_all(&log, GAME).unwrap(), log.games().unwrap());
     drop(log);
+    released(dir.path());
 
     let log = open(dir.path());
     log.verify_all().unwrap();
