@@ -44,39 +44,14 @@ pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
 }
 
 fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
-    let illegal_move = r
-        .illegal_move
-        .map(|t| {
-            IllegalMovePolicy::parse(&t).ok_or_else(|| {
-                Error::invalid(
-                    "header.rules.illegal_move",
-                    format!("unknown policy {}", quote(&t)),
-                )
-            })
-        })
-        .transpose()?;
-    let rule_set = r
-        .rule_set
-        .map(|t| {
-            RuleSet::parse(&t).ok_or_else(|| {
-                Error::invalid(
-                    "header.rules.rule_set",
-                    format!("unknown rule set {}", quote(&t)),
-                )
-            })
-        })
-        .transpose()?;
-    let procedure = r
-        .procedure
-        .map(|t| {
-            Procedure::parse(&t).ok_or_else(|| {
-                Error::invalid(
-                    "header.rules.procedure",
-                    format!("unknown procedure {}", quote(&t)),
-                )
-            })
-        })
-        .transpose()?;
+    let illegal_move = named_option(
+        r.illegal_move,
+        "illegal_move",
+        "policy",
+        IllegalMovePolicy::parse,
+    )?;
+    let rule_set = named_option(r.rule_set, "rule_set", "rule set", RuleSet::parse)?;
+    let procedure = named_option(r.procedure, "procedure", "procedure", Procedure::parse)?;
     Ok(RuleOptions {
         move_limit: r.move_limit,
         foul_limit: r.foul_limit,
@@ -102,6 +77,26 @@ fn clock_from_proto(c: proto::ClockControl) -> Result<ClockControl> {
         per_move_ms: c.per_move_ms,
         per_move_after_ms: c.per_move_after_ms,
     })
+}
+
+/// A rule option given by name, parsed, or refused naming its field and the value (quoted
+/// short).
+fn named_option<T>(
+    value: Option<String>,
+    field: &str,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>> {
+    value
+        .map(|t| {
+            parse(&t).ok_or_else(|| {
+                Error::invalid(
+                    format!("header.rules.{field}"),
+                    format!("unknown {what} {}", quote(&t)),
+                )
+            })
+        })
+        .transpose()
 }
 
 pub fn header_to_proto(h: &Header) -> proto::GameHeader {
