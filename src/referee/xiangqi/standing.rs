@@ -11,6 +11,8 @@
 //! side may still vary. If it varied in that turn (an idle move, a different path), nothing is
 //! ruled and the order stays.
 
+use std::collections::HashSet;
+
 use crate::games::xiangqi::{Color, PositionKey};
 
 /// The arbiter's order that `side` must vary (应当变着).
@@ -42,7 +44,8 @@ pub struct Standing {
     pub order: Option<Order>,
     /// Positions of the cycles already judged, so a cycle is reported once and not again as
     /// each of its positions reaches the count.
-    pub judged: Vec<PositionKey>,
+    /// A set: without captures a long game can judge many cycles, and this is asked per move.
+    pub judged: HashSet<PositionKey>,
     /// The drawn cycle reported claimable, while it stands.
     pub drawn: Option<DrawnCycle>,
     /// Seq of the ruling that reported the natural limit reached.
@@ -61,11 +64,8 @@ impl Standing {
     pub fn describe(&self, on_cycle: bool) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(o) = &self.order {
-            let (kind, rule) = if o.check {
-                ("perpetual_check", "xiangqi 26.1")
-            } else {
-                ("perpetual_chase", "xiangqi 26.4")
-            };
+            let (kind, rule, _) = super::forbidden_article(o.check);
+            let kind = kind.as_str();
             let side = o.side.name();
             out.push(format!(
                 "{side} must vary, ordered at event {} ({kind}, {rule}); {side} loses if the \
