@@ -36,6 +36,36 @@ impl Position {
         moves
     }
 
+    /// The captures the side to move could make if it were not in check: its legal captures
+    /// when it is not; when it is, every capture by its movement rules after which no piece
+    /// attacks its general that did not attack it before (a pinned piece still cannot take).
+    /// The 棋例 ask what a move *makes* possible to capture (xiangqi 28.3); a threat a side
+    /// already had, held in suspense only by the check it answers, is not made by the answer.
+    pub fn captures_apart_from_check(&self) -> Vec<Move> {
+        let checkers = self.checkers();
+        if checkers.is_empty() {
+            return self.legal_captures();
+        }
+        let us = self.side;
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        pseudo.retain(|mv| self.piece_at(mv.to).is_some());
+        let mut scratch = self.clone();
+        pseudo.retain(|&mv| {
+            let captured = scratch.put(mv);
+            let general = scratch.general(us);
+            let attackers = scratch.attackers(general, us.opponent());
+            let moved_general = mv.from == self.general(us);
+            scratch.take_back(mv, captured);
+            if moved_general {
+                attackers.is_empty()
+            } else {
+                attackers.iter().all(|a| checkers.contains(a))
+            }
+        });
+        pseudo
+    }
+
     /// Whether, after the side to move plays the capture `mv`, the other side can legally
     /// take back on `mv.to` (the captured piece was protected, 有根). A protector that is
     /// pinned, or a horse whose leg is blocked, is no protector.

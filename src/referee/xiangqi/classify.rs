@@ -127,8 +127,16 @@ impl fmt::Display for Chase {
     }
 }
 
-/// Names the move `mv` that led from `before` to `after`.
-pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
+/// Names the move `mv` that led from `before` to `after`. `earlier` is the mover's previous
+/// turn, if known: a move that answers a check makes nothing possible that the check only
+/// held in suspense (28.3 "makes it possible"), so what the mover could already win there,
+/// or could take in `before` but for the check, is no new threat.
+pub fn classify(
+    before: &Position,
+    mv: Move,
+    after: &Position,
+    earlier: Option<&Position>,
+) -> Class {
     if after.in_check() {
         return Class::Check;
     }
@@ -155,7 +163,7 @@ pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
         threat.piece_at(c.attacker).map(|p| p.kind) == Some(c.attacker_kind)
             && not_an_offer(after, direct, c.clone()).is_err()
     };
-    if let Some(chase) = new_series_wins(before, &threat)
+    if let Some(chase) = new_series_wins(before, earlier, &threat)
         .into_iter()
         .find(|c| !offered(c))
     {
@@ -171,24 +179,28 @@ pub fn classify(before: &Position, mv: Move, after: &Position) -> Class {
 /// it could not win so in `before` (the position before its move, itself to move), and
 /// could not win there by a plain capture either (xiangqi 28.3). One check or one exchange
 /// deep: the judgment runs only on repeated cycles, where longer series are rare.
-fn new_series_wins(before: &Position, threat: &Position) -> Vec<Chase> {
+fn new_series_wins(before: &Position, earlier: Option<&Position>, threat: &Position) -> Vec<Chase> {
     let mover = threat.side_to_move();
     let old_pos = before.passed_if_needed(mover);
     let fresh = series_wins(threat);
     if fresh.is_empty() {
         return fresh;
     }
-    let old: Vec<Square> = series_wins(&old_pos)
-        .into_iter()
-        .map(|c| c.target)
-        .chain(
-            old_pos
-                .legal_captures()
+    // In check, the mover could make only the answers; what it could win before the check
+    // came is held in suspense, not made new by the answer.
+    let suspended = earlier
+        .filter(|_| old_pos.in_check())
+        .map(|e| e.passed_if_needed(mover));
+    let mut old: Vec<Square> = Vec::new();
+    for pos in std::iter::once(&old_pos).chain(suspended.as_ref()) {
+        old.extend(series_wins(pos).into_iter().map(|c| c.target));
+        old.extend(
+            pos.captures_apart_from_check()
                 .into_iter()
-                .filter(|&m| counted(&old_pos, m).is_ok())
+                .filter(|&m| counted(pos, m).is_ok())
                 .map(|m| m.to),
-        )
-        .collect();
+        );
+    }
     fresh
         .into_iter()
         .filter(|c| !old.contains(&c.target))
@@ -324,7 +336,7 @@ fn mates_by_checks(pos: &Position, m: Move, checks: u32) -> bool {
 fn new_captures(before: &Position, mv: Move, threat: &Position) -> Vec<Move> {
     let old = before
         .passed_if_needed(threat.side_to_move())
-        .legal_captures();
+        .captures_apart_from_check();
     threat
         .legal_captures()
         .into_iter()
@@ -447,7 +459,7 @@ mod tests {
         let mv = Move::parse(iccs).unwrap();
         let mut after = before.clone();
         after.play(mv);
-        classify(&before, mv, &after)
+        classify(&before, mv, &after, None)
     }
 
     #[test]
@@ -502,5 +514,28 @@ mod tests {
             named("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", "a1a9"),
             Class::Check
         );
+    }
+
+    #[test]
+    fn answering_a_check_releases_no_chase() {
+        // Red's chariot a9 checks; black's chariot b5 already attacked the unprotected horse
+        // b2, a capture the check only held in suspense. Stepping the general aside does not
+        // make it possible (28.3): idle.
+        let fen = "R3k4/9/9/9/1r7/9/9/1N7/9/3K5 b - - 0 1";
+        assert!(matches!(named(fen, "e9e8"), Class::Idle(_)));
+    }
+
+    #[test]
+    fn an_answer_that_attacks_anew_chases() {
+        // Red's chariot a8 checks the general on e8, which also blocks the leg of black's horse
+        // f8. The general steps up to e9 and so lets the horse reach red's unprotected cannon
+        // d7, which it could not reach before, check or no check: a chase by means of the
+        // general (27.1, 28.3).
+        let fen = "9/R3kn3/3C5/9/9/9/9/9/9/3K5 b - - 0 1";
+        let class = named(fen, "e8e9");
+        let Class::Chase(chase) = class else {
+            panic!("{class:?}")
+        };
+        assert_eq!(chase.target.to_string(), "d7");
     }
 }

@@ -28,8 +28,9 @@ pub fn judge_cycle(history: &History, cycle: &Cycle) -> Judgment {
     let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
     let mut moves = Vec::new();
     let mut evidence = Vec::new();
-    for (ply, before, after) in history.moves_since(cycle.start) {
-        let class = classify(before, ply.mv, after);
+    for around in history.moves_since(cycle.start) {
+        let (ply, before) = (around.ply, around.before);
+        let class = classify(before, ply.mv, around.after, around.earlier);
         moves.push(format!(
             "{} {} at event {}: {class}",
             ply.mover.name(),

@@ -100,13 +100,28 @@ impl History {
     }
 
     /// The moves from position `start` to now, each with the positions around it.
-    pub fn moves_since(&self, start: usize) -> impl Iterator<Item = (&Ply, &Position, &Position)> {
+    pub fn moves_since(&self, start: usize) -> impl Iterator<Item = Around<'_>> {
         self.plies
             .iter()
             .enumerate()
             .skip(start)
-            .map(|(i, ply)| (ply, &self.positions[i], &self.positions[i + 1]))
+            .map(|(i, ply)| Around {
+                ply,
+                before: &self.positions[i],
+                after: &self.positions[i + 1],
+                earlier: i.checked_sub(2).map(|e| &self.positions[e]),
+            })
     }
+}
+
+/// One move of the history with the positions around it.
+pub struct Around<'a> {
+    pub ply: &'a Ply,
+    pub before: &'a Position,
+    pub after: &'a Position,
+    /// The mover's previous turn (two plies before `before`), if the history holds it: what
+    /// it threatened before the opponent's last move.
+    pub earlier: Option<&'a Position>,
 }
 
 #[cfg(test)]
