@@ -1,13 +1,17 @@
 //! Known-answer perft files (`tests/perft/*.perft`): `# Source:` comments, then `fen <FEN>`
 //! (or `variant <name>`) lines each followed by `depth N nodes` lines. One generic runner,
 //! which reports `file:line` of any count that differs. Counts above `BUDGET` nodes are left
-//! to the benchmarks so the test suite stays fast.
+//! to the ignored deep test and the benchmarks so the test suite stays fast. The only perft
+//! runner: the games' own unit tests check a few counts of their own, not these files.
 
 use referee::games::{self, Variant};
 
 use crate::common::repo_path;
 
 const BUDGET: u64 = 2_000_000;
+
+/// The deep run's ceiling: about a minute for all three files in release.
+const DEEP: u64 = 50_000_000;
 
 struct Case {
     line: usize,
@@ -48,7 +52,7 @@ fn parse(file: &str, text: &str) -> Vec<Case> {
     cases
 }
 
-fn run(variant: Variant) {
+fn run(variant: Variant, counts: std::ops::RangeInclusive<u64>) {
     let file = format!(
         "tests/perft/{}.perft",
         match variant {
@@ -65,7 +69,7 @@ fn run(variant: Variant) {
     let cases = parse(&file, &text);
     assert!(!cases.is_empty(), "{file}: no cases");
     let mut failures = Vec::new();
-    for case in cases.iter().filter(|c| c.nodes <= BUDGET) {
+    for case in cases.iter().filter(|c| counts.contains(&c.nodes)) {
         match games::perft(variant, case.fen.as_deref(), case.depth) {
             Ok(n) if n == case.nodes => {}
             Ok(n) => failures.push(format!(
@@ -80,15 +84,23 @@ fn run(variant: Variant) {
 
 #[test]
 fn xiangqi_perft_known_answers() {
-    run(Variant::Xiangqi);
+    run(Variant::Xiangqi, 0..=BUDGET);
 }
 
 #[test]
 fn chess_perft_known_answers() {
-    run(Variant::ChessGjq);
+    run(Variant::ChessGjq, 0..=BUDGET);
 }
 
 #[test]
 fn draughts_perft_known_answers() {
-    run(Variant::Draughts);
+    run(Variant::Draughts, 0..=BUDGET);
+}
+
+#[test]
+#[ignore = "counts up to 50 million nodes: `cargo test --release --test tests perft -- --ignored`"]
+fn perft_known_answers_deep() {
+    for variant in Variant::ALL {
+        run(variant, BUDGET + 1..=DEEP);
+    }
 }

@@ -6,8 +6,10 @@ use crate::games::{self, Variant};
 
 pub fn run(variant: &str, fen: Option<&str>, depth: u32) -> ExitCode {
     let Some(variant) = Variant::parse(variant) else {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         eprintln!(
-            "referee: unknown variant \"{variant}\" (expected chess_gjq, xiangqi or draughts)"
+            "referee: unknown variant \"{variant}\" (expected one of {})",
+            names.join(", ")
         );
         return ExitCode::from(2);
     };

@@ -5,7 +5,10 @@
 
 pub mod chess_gjq;
 pub mod draughts;
+mod game;
 pub mod xiangqi;
+
+pub use game::{AnyPosition, BadFen, Game, Outcome, Player};
 
 use std::fmt;
 
@@ -53,29 +56,6 @@ impl fmt::Display for Variant {
 /// Chess Gjq counts a hidden piece that moves as revealing its start square's piece, so from
 /// positions without hidden pieces it equals ordinary chess perft; draughts counts captures
 /// that differ only in route once.
-pub fn perft(variant: Variant, fen: Option<&str>, depth: u32) -> Result<u64, String> {
-    let bad = |e: &dyn fmt::Display| format!("bad {variant} FEN: {e}");
-    Ok(match variant {
-        Variant::Xiangqi => {
-            let pos = fen.map_or_else(
-                || Ok(xiangqi::Position::startpos()),
-                xiangqi::Position::from_fen,
-            );
-            xiangqi::perft(&pos.map_err(|e| bad(&e))?, depth)
-        }
-        Variant::ChessGjq => {
-            let pos = fen.map_or_else(
-                || Ok(chess_gjq::Position::startpos()),
-                chess_gjq::Position::from_fen,
-            );
-            chess_gjq::perft(&pos.map_err(|e| bad(&e))?, depth)
-        }
-        Variant::Draughts => {
-            let pos = fen.map_or_else(
-                || Ok(draughts::Position::startpos()),
-                draughts::Position::from_fen,
-            );
-            draughts::perft(&pos.map_err(|e| bad(&e))?, depth)
-        }
-    })
+pub fn perft(variant: Variant, fen: Option<&str>, depth: u32) -> Result<u64, BadFen> {
+    Ok(AnyPosition::start(variant, fen)?.perft(depth))
 }

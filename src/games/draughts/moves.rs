@@ -13,6 +13,13 @@ pub struct Move {
     pub captures: Vec<Square>,
 }
 
+/// The full PDN notation ([`Move::pdn_full`]): two routes that differ show apart.
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.pdn_full())
+    }
+}
+
 impl Move {
     /// A plain move (no capture) from one square to another.
     pub fn step(from: Square, to: Square) -> Move {
