@@ -6,7 +6,9 @@
 use crate::event::{ClockControl, Header, Side};
 use crate::games::Variant;
 
-use super::{Effect, Ruling, RulingKind};
+use super::article::Article;
+use super::ruling::Reason;
+use super::{Ruling, RulingKind};
 
 /// Largest difference between the board clock's times and the referee's before it is reported.
 pub const TOLERANCE_MS: i64 = 2_000;
@@ -32,6 +34,8 @@ struct Account {
 #[derive(Clone, Debug)]
 pub struct Clock {
     variant: Variant,
+    /// The game's article of time forfeits (its table's policy).
+    article: Article,
     control: Option<ClockControl>,
     accounts: [Account; 2],
     running: Side,
@@ -47,10 +51,11 @@ fn ms(value: u64) -> i64 {
 }
 
 impl Clock {
-    pub fn new(header: &Header) -> Clock {
+    pub fn new(header: &Header, article: Article) -> Clock {
         let account = header.clock.as_ref().map(start_account).unwrap_or_default();
         Clock {
             variant: header.variant,
+            article,
             control: header.clock.clone(),
             accounts: [account.clone(), account],
             running: Side::First,
@@ -130,11 +135,11 @@ impl Clock {
         let (cname, oname) = (claimant.name(self.variant), opponent.name(self.variant));
         match left {
             Some(left) if left <= 0 => {
-                let text = format!(
-                    "{cname} claimed at event {seq} that {oname}'s time had run out: by the referee's clock {oname} had {left} ms left, with {} moves made; {oname} loses on time",
+                let facts = format!(
+                    "{cname} claimed at event {seq} that {oname}'s time had run out: by the referee's clock {oname} had {left} ms left, with {} moves made",
                     self.accounts[index(opponent)].moves
                 );
-                Ruling::loss(seq, RulingKind::TimeForfeit, opponent, &self.rule(), text)
+                self.forfeit(seq, opponent, facts)
             }
             Some(left) => {
                 let text = format!(
@@ -183,19 +188,22 @@ impl Clock {
             return None;
         }
         let name = side.name(self.variant);
-        let text = format!(
-            "{name}'s time ran out before the press at event {seq}: {} ms left by the referee's clock after {} moves (the board showed {}); {name} loses on time",
+        let facts = format!(
+            "{name}'s time ran out before the press at event {seq}: {} ms left by the referee's clock after {} moves (the board showed {})",
             a.remaining_ms,
             a.moves,
             shown[index(side)].map_or("no time".into(), |v| format!("{v} ms"))
         );
-        Some(Ruling::loss(
-            seq,
-            RulingKind::TimeForfeit,
-            side,
-            &self.rule(),
-            text,
-        ))
+        Some(self.forfeit(seq, side, facts))
+    }
+
+    /// `side` loses on time; the facts are kept as data for a rule by which the fall does
+    /// not lose (see `time_draws`).
+    fn forfeit(&self, seq: u64, side: Side, facts: String) -> Ruling {
+        let text = format!("{facts}; {} loses on time", side.name(self.variant));
+        let mut ruling = Ruling::loss(seq, RulingKind::TimeForfeit, side, &self.rule(), text);
+        ruling.reason = Reason::TimeForfeit { facts };
+        ruling
     }
 
     /// The increment, and the next period's time once the moves of this one are made.
@@ -227,12 +235,11 @@ impl Clock {
             return None;
         }
         let name = side.name(self.variant);
+        let act = format!("{name} took {elapsed} ms over the move pressed at event {seq}");
         let text = format!(
-            "{name} took {elapsed} ms over the move pressed at event {seq}; once a side has used {after} ms, a move may take at most {limit} ms, and an overrun is a foul"
+            "{act}; once a side has used {after} ms, a move may take at most {limit} ms, and an overrun is a foul"
         );
-        let mut r = Ruling::notice(seq, RulingKind::Foul, Some(side), &self.rule(), text);
-        r.effect = Effect::Foul;
-        Some(r)
+        Some(Ruling::notice(seq, RulingKind::Foul, Some(side), &self.rule(), text).foul(act))
     }
 
     /// The board's displayed times against the referee's, within the tolerance.
@@ -277,12 +284,7 @@ impl Clock {
     }
 
     fn rule(&self) -> String {
-        match self.variant {
-            Variant::ChessGjq => "chess_gjq 5.3",
-            Variant::Xiangqi => "xiangqi 4.1",
-            Variant::Draughts => "draughts 8.1",
-        }
-        .to_string()
+        self.article.to_string()
     }
 }
 

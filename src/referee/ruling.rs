@@ -22,6 +22,21 @@ pub struct Ruling {
     pub text: String,
     /// Seqs of the events the justification relies on.
     pub evidence: Vec<u64>,
+    /// What a later rule needs of this ruling, as data: nothing reads the text back.
+    pub reason: Reason,
+}
+
+/// The data a later rule acts on, beside the ruling's words (not part of the log format).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// No later rule acts on this ruling.
+    Plain,
+    /// A foul: what was done, as the clause that opens the text, for the foul limit's list.
+    Foul { act: String },
+    /// A flag's fall: the facts that open the text, before its conclusion "loses on time",
+    /// for a rule by which the fall does not lose (chess_gjq 5.3 with FIDE 6.9, draughts
+    /// 8.1.3.1A).
+    TimeForfeit { facts: String },
 }
 
 named_enum! {
@@ -77,6 +92,7 @@ impl Ruling {
             rule: rule.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
@@ -91,6 +107,7 @@ impl Ruling {
             rule: rule.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
@@ -111,11 +128,20 @@ impl Ruling {
             rule: rule.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
     pub fn with_evidence(mut self, evidence: Vec<u64>) -> Ruling {
         self.evidence = evidence;
+        self
+    }
+
+    /// The ruling as a foul, `act` being the clause that opens its text: the effect and the
+    /// data the foul limit counts go together.
+    pub fn foul(mut self, act: String) -> Ruling {
+        self.effect = Effect::Foul;
+        self.reason = Reason::Foul { act };
         self
     }
 

@@ -4,6 +4,7 @@
 
 mod draws;
 mod notation;
+mod policy;
 mod reveal;
 mod shuffle;
 mod time;

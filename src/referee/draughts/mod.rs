@@ -3,7 +3,8 @@
 
 mod correction;
 mod draw_counts;
-pub(super) mod time;
+mod policy;
+mod time;
 mod touch;
 
 use std::collections::HashMap;
@@ -14,7 +15,8 @@ use crate::games::draughts::{Color, Irregularity, Move, Position, Resolution, Sq
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
-use super::{Effect, Ruling, RulingKind, SetupError};
+use self::touch::Touch;
+use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 
 /// The game as it stands: the position, where each position occurred, and the draw counters.
 #[derive(Clone, Debug)]
@@ -34,6 +36,10 @@ pub struct DraughtsTable {
     start: Position,
     game: Game,
     pending: Option<Pending>,
+    /// 5.11: the movable piece the side to move touched, until its move; and the last touch
+    /// a move was judged against, re-armed if that move is voided by a demand for correction.
+    touch: Option<Touch>,
+    touch_used: Option<Touch>,
 }
 
 impl DraughtsTable {
@@ -56,6 +62,8 @@ impl DraughtsTable {
             start: game.position.clone(),
             game,
             pending: None,
+            touch: None,
+            touch_used: None,
         })
     }
 
@@ -72,7 +80,8 @@ impl DraughtsTable {
         (&self.start, &self.game.played)
     }
 
-    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+    /// An event judged as it stands, whatever was touched before it.
+    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move {
                 from, to, captures, ..
@@ -173,6 +182,7 @@ impl DraughtsTable {
             rule: rule.to_string(),
             text,
             evidence: vec![seq],
+            reason: Reason::Plain,
         }
     }
 

@@ -10,7 +10,6 @@ use super::move_limit::count_words;
 use super::standing::Order;
 use super::verdict::Verdict;
 use super::{XiangqiTable, material, name};
-use crate::referee::ruling::Effect;
 use crate::referee::{Ruling, RulingKind};
 
 /// What a cycle judgment comes to, as the claim kinds name it.
@@ -231,12 +230,10 @@ fn color_of(side: Side) -> Option<Color> {
 /// An untrue claim: rejected, and a foul under the tournament regulations (an untrue
 /// claim is one of the fouls they list). The game goes on.
 fn rejected(seq: u64, side: Side, claim: &str, why: &str, rule: &str) -> Ruling {
+    let act = format!("{} claimed {claim} at event {seq}, but {why}", name(side));
     let text = format!(
-        "{} claimed {claim} at event {seq}, but {why}. The claim is rejected and, as an \
-         untrue claim, counts as a foul (tournament regulations)",
-        name(side)
+        "{act}. The claim is rejected and, as an untrue claim, counts as a foul (tournament \
+         regulations)"
     );
-    let mut ruling = Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text);
-    ruling.effect = Effect::Foul;
-    ruling
+    Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text).foul(act)
 }

@@ -8,6 +8,7 @@ mod classify;
 mod judgment;
 mod material;
 mod move_limit;
+mod policy;
 mod repetition;
 mod standing;
 mod verdict;
