@@ -14,7 +14,7 @@ use super::{Ruling, RulingKind};
 pub const TOLERANCE_MS: i64 = 2_000;
 
 /// The rule of a clock report the arbiter must look at: not a breach by a player.
-const INVALID: &str = "log format: invalid_event";
+const INVALID: Article = Article::LogFormat("invalid_event");
 
 /// One player's time.
 #[derive(Clone, Debug, Default)]
@@ -149,7 +149,7 @@ impl Clock {
                     seq,
                     RulingKind::ClaimRejected,
                     Some(claimant),
-                    &self.rule(),
+                    self.article,
                     text,
                 )
             }
@@ -161,7 +161,7 @@ impl Clock {
                     seq,
                     RulingKind::ClaimRejected,
                     Some(claimant),
-                    &self.rule(),
+                    self.article,
                     text,
                 )
             }
@@ -201,7 +201,7 @@ impl Clock {
     /// not lose (see `time_draws`).
     fn forfeit(&self, seq: u64, side: Side, facts: String) -> Ruling {
         let text = format!("{facts}; {} loses on time", side.name(self.variant));
-        let mut ruling = Ruling::loss(seq, RulingKind::TimeForfeit, side, &self.rule(), text);
+        let mut ruling = Ruling::loss(seq, RulingKind::TimeForfeit, side, self.article, text);
         ruling.reason = Reason::TimeForfeit { facts };
         ruling
     }
@@ -239,7 +239,7 @@ impl Clock {
         let text = format!(
             "{act}; once a side has used {after} ms, a move may take at most {limit} ms, and an overrun is a foul"
         );
-        Some(Ruling::notice(seq, RulingKind::Foul, Some(side), &self.rule(), text).foul(act))
+        Some(Ruling::notice(seq, RulingKind::Foul, Some(side), self.article, text).foul(act))
     }
 
     /// The board's displayed times against the referee's, within the tolerance.
@@ -281,10 +281,6 @@ impl Clock {
             INVALID,
             text,
         ))
-    }
-
-    fn rule(&self) -> String {
-        self.article.to_string()
     }
 }
 

@@ -72,8 +72,7 @@ impl FoulBook {
             side.name(self.variant),
             list.join("; ")
         );
-        let rule = self.article.to_string();
-        Ruling::loss(at, RulingKind::FoulLimit, side, &rule, text)
+        Ruling::loss(at, RulingKind::FoulLimit, side, self.article, text)
             .with_evidence(fouls.iter().map(|f| f.at).collect())
     }
 }
@@ -101,7 +100,7 @@ mod tests {
             at,
             RulingKind::Foul,
             Some(side),
-            "x",
+            Article::Xiangqi("x"),
             format!("foul number {at}: details"),
         )
         .foul(format!("foul number {at}"))

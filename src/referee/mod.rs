@@ -329,10 +329,10 @@ impl Referee {
     /// A player who resigns loses (the game's article: chess_gjq 5.4, xiangqi 4.1, draughts
     /// 12.2).
     fn resignation(&self, seq: u64, side: Side) -> Ruling {
-        let rule = self.table.policy().resignation.to_string();
+        let rule = self.table.policy().resignation;
         let name = side.name(self.header.variant);
         let text = format!("{name} resigned at event {seq}; a player who resigns loses the game");
-        Ruling::loss(seq, RulingKind::Resignation, side, &rule, text)
+        Ruling::loss(seq, RulingKind::Resignation, side, rule, text)
     }
 }
 
@@ -358,10 +358,9 @@ fn arbiter(
         seq,
         RulingKind::ArbiterDecision,
         Some(Side::Arbiter),
-        "arbiter",
+        Article::Arbiter(variant),
         text,
     );
-    out.rule = Article::Arbiter(variant).to_string();
     if decision == Decision::Declare {
         out.result = result;
         out.effect = match result {

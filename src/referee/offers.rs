@@ -160,7 +160,7 @@ impl DrawOffers {
             seq,
             RulingKind::OfferRejected,
             Some(side),
-            &self.rule.article.to_string(),
+            self.rule.article,
             text,
         );
         if repeated { ruling.foul(act) } else { ruling }
@@ -168,7 +168,7 @@ impl DrawOffers {
 
     /// The opponent answers the standing offer.
     pub fn reply(&mut self, seq: u64, side: Side, accept: bool) -> Option<Ruling> {
-        let (variant, rule) = (self.variant, self.rule.article.to_string());
+        let (variant, rule) = (self.variant, self.rule.article);
         let name = side.name(variant);
         let Some((offerer, offered_at)) = self.pending.filter(|(offerer, _)| *offerer != side)
         else {
@@ -179,7 +179,7 @@ impl DrawOffers {
                 seq,
                 RulingKind::InvalidEvent,
                 Some(side),
-                &rule,
+                rule,
                 text,
             ));
         };
@@ -193,7 +193,7 @@ impl DrawOffers {
             offerer.name(variant)
         );
         Some(
-            Ruling::draw(seq, RulingKind::Agreement, &rule, text)
+            Ruling::draw(seq, RulingKind::Agreement, rule, text)
                 .with_evidence(vec![offered_at, seq]),
         )
     }

@@ -5,6 +5,8 @@ use serde_json::{Map, Value, json};
 use crate::event::{GameResult, Side, named_enum};
 use crate::games::Variant;
 
+use super::article::Article;
+
 /// A decision derived from the log. Never stored as truth: it is re-derived by replay.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ruling {
@@ -16,7 +18,10 @@ pub struct Ruling {
     pub effect: Effect,
     /// Present exactly on the ruling that ends the game.
     pub result: Option<GameResult>,
-    /// The article applied, e.g. `xiangqi 4.1`.
+    /// The article applied, as data.
+    pub article: Article,
+    /// The article as the log format writes it, e.g. `xiangqi 4.1`: always
+    /// `article.to_string()` (set both with [`Ruling::cite`]).
     pub rule: String,
     /// The justification: what happened, at which events, which counts or positions prove it.
     pub text: String,
@@ -82,14 +87,15 @@ named_enum! {
 
 impl Ruling {
     /// A ruling that `side` loses at `at`, ending the game.
-    pub fn loss(at: u64, kind: RulingKind, side: Side, rule: &str, text: String) -> Ruling {
+    pub fn loss(at: u64, kind: RulingKind, side: Side, article: Article, text: String) -> Ruling {
         Ruling {
             at,
             kind,
             side: Some(side),
             effect: Effect::Loss,
             result: Some(side.loses()),
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -97,14 +103,15 @@ impl Ruling {
     }
 
     /// A ruling that ends the game in a draw.
-    pub fn draw(at: u64, kind: RulingKind, rule: &str, text: String) -> Ruling {
+    pub fn draw(at: u64, kind: RulingKind, article: Article, text: String) -> Ruling {
         Ruling {
             at,
             kind,
             side: None,
             effect: Effect::Draw,
             result: Some(GameResult::Draw),
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -116,7 +123,7 @@ impl Ruling {
         at: u64,
         kind: RulingKind,
         side: Option<Side>,
-        rule: &str,
+        article: Article,
         text: String,
     ) -> Ruling {
         Ruling {
@@ -125,7 +132,8 @@ impl Ruling {
             side,
             effect: Effect::None,
             result: None,
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -135,6 +143,12 @@ impl Ruling {
     pub fn with_evidence(mut self, evidence: Vec<u64>) -> Ruling {
         self.evidence = evidence;
         self
+    }
+
+    /// The ruling under `article` instead.
+    pub fn cite(&mut self, article: Article) {
+        self.article = article;
+        self.rule = article.to_string();
     }
 
     /// The ruling as a foul, `act` being the clause that opens its text: the effect and the

@@ -26,7 +26,7 @@ impl Referee {
             // The forfeit's facts stand; the draw rule replaces its conclusion.
             let (article, why) = (draw.article, draw.why);
             ruling.text = format!("{facts}. But {why}: the game is drawn, not lost ({article})");
-            ruling.rule = article.to_string();
+            ruling.cite(article);
             ruling.effect = Effect::Draw;
             ruling.result = Some(GameResult::Draw);
         }

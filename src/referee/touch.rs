@@ -230,6 +230,5 @@ fn duty(own: Option<Square>, enemy: Option<Square>, own_first: bool, view: &View
 /// A breach of touch-move: `act` opens the text, `details` follow it.
 fn foul(rule: TouchRule, seq: u64, side: Side, act: String, details: String) -> Ruling {
     let text = format!("{act}{details}");
-    let rule = rule.article.to_string();
-    Ruling::notice(seq, RulingKind::Foul, Some(side), &rule, text).foul(act)
+    Ruling::notice(seq, RulingKind::Foul, Some(side), rule.article, text).foul(act)
 }

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::draughts::{Color, Irregularity, Move, Position, Resolution, Square};
+use crate::referee::Article;
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
@@ -123,11 +124,11 @@ impl DraughtsTable {
                     "it was {}'s turn, and two moves in a row are irregular",
                     color.opponent().name()
                 );
-                vec![self.irregular(seq, side, mv, &why, "draughts 7.4")]
+                vec![self.irregular(seq, side, mv, &why, Article::Draughts("7.4"))]
             }
             Resolution::Irregular { played, why } => {
                 let text = self.irregular_why(in_turn, color, &why);
-                vec![self.irregular(seq, side, played, &text, why.article())]
+                vec![self.irregular(seq, side, played, &text, Article::Game(why.article()))]
             }
             Resolution::Ambiguous(routes) => vec![self.ambiguous(seq, side, from, to, &routes)],
             Resolution::Impossible(why) => {
@@ -146,7 +147,7 @@ impl DraughtsTable {
                     seq,
                     RulingKind::InvalidEvent,
                     Some(side),
-                    "draughts 5.4",
+                    Article::Draughts("5.4"),
                     text,
                 )]
             }
@@ -162,7 +163,7 @@ impl DraughtsTable {
     }
 
     /// Plays an irregular move as it stands, keeping the game before it for a correction.
-    fn irregular(&mut self, seq: u64, side: Side, mv: Move, why: &str, rule: &str) -> Ruling {
+    fn irregular(&mut self, seq: u64, side: Side, mv: Move, why: &str, rule: Article) -> Ruling {
         let before = Box::new(self.game.clone());
         let played = mv.pdn_full();
         let text = format!(
@@ -179,6 +180,7 @@ impl DraughtsTable {
             side: Some(side),
             effect: Effect::CorrectionRequired,
             result: None,
+            article: rule,
             rule: rule.to_string(),
             text,
             evidence: vec![seq],
@@ -205,7 +207,7 @@ impl DraughtsTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            "draughts 6.14",
+            Article::Draughts("6.14"),
             text,
         )
     }
@@ -264,7 +266,7 @@ impl DraughtsTable {
             seq,
             RulingKind::NoMoves,
             side_of(loser),
-            "draughts 12.2",
+            Article::Draughts("12.2"),
             text,
         ))
     }
@@ -283,8 +285,13 @@ impl DraughtsTable {
         );
         let evidence = seqs.iter().copied().filter(|&s| s > 0).collect();
         Some(
-            Ruling::draw(seq, RulingKind::Repetition, "draughts 12.3.1", text)
-                .with_evidence(evidence),
+            Ruling::draw(
+                seq,
+                RulingKind::Repetition,
+                Article::Draughts("12.3.1"),
+                text,
+            )
+            .with_evidence(evidence),
         )
     }
 
@@ -319,8 +326,13 @@ impl DraughtsTable {
             run.since
         );
         Some(
-            Ruling::draw(seq, RulingKind::MoveLimit, "draughts 12.3.2", text)
-                .with_evidence(vec![run.since, seq]),
+            Ruling::draw(
+                seq,
+                RulingKind::MoveLimit,
+                Article::Draughts("12.3.2"),
+                text,
+            )
+            .with_evidence(vec![run.since, seq]),
         )
     }
 
@@ -334,7 +346,7 @@ impl DraughtsTable {
             other => vec![reject(
                 seq,
                 side,
-                "draughts 12.3",
+                Article::Draughts("12.3"),
                 format!("{other} is not a draw rule of international draughts"),
             )],
         }
@@ -352,7 +364,7 @@ impl DraughtsTable {
                 vec![reject(
                     seq,
                     side,
-                    "draughts 7.4",
+                    Article::Draughts("7.4"),
                     format!(
                         "there is no irregular move of {} awaiting {}'s decision",
                         name(side.opponent()),
@@ -376,7 +388,7 @@ impl DraughtsTable {
             times(seqs.len()),
             occurrences(&seqs)
         );
-        reject(seq, side, "draughts 12.3.1", why)
+        reject(seq, side, Article::Draughts("12.3.1"), why)
     }
 
     fn reject_endgame_count(&self, seq: u64, side: Side) -> Ruling {
@@ -394,7 +406,7 @@ impl DraughtsTable {
             None => reject(
                 seq,
                 side,
-                "draughts 12.3.3",
+                Article::Draughts("12.3.3"),
                 format!(
                     "the material ({}) is not one of the endgames of 12.3.3 or 12.3.4",
                     draw_counts::material(&self.game.position)
@@ -411,12 +423,12 @@ impl DraughtsTable {
             ),
             None => "the last move was not a king's move without a capture".to_string(),
         };
-        reject(seq, side, "draughts 12.3.2", why)
+        reject(seq, side, Article::Draughts("12.3.2"), why)
     }
 }
 
 /// A claim the log does not bear out.
-fn reject(seq: u64, side: Side, rule: &str, why: String) -> Ruling {
+fn reject(seq: u64, side: Side, rule: Article, why: String) -> Ruling {
     let text = format!("{}'s claim at event {seq} is rejected: {why}", name(side));
     Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text)
 }

@@ -41,7 +41,7 @@ impl DraughtsTable {
     /// 8.1.3.1B: `side` asks the arbiter to declare a draw (a draughts `insufficient_material`
     /// claim) with `left` ms by the referee's clock (`None` without a time control).
     pub(super) fn judgment_claim(&self, seq: u64, side: Side, left: Option<i64>) -> Ruling {
-        let rule = Article::Draughts("8.1.3.1B").to_string();
+        let rule = Article::Draughts("8.1.3.1B");
         let name = name(side);
         let pieces = self.piece_count();
         let refuse = |why: String| {
@@ -49,7 +49,7 @@ impl DraughtsTable {
                 seq,
                 RulingKind::ClaimRejected,
                 Some(side),
-                &rule,
+                rule,
                 format!("{name} asked at event {seq} for a draw under 8.1.3.1B, but {why}"),
             )
         };
@@ -67,7 +67,7 @@ impl DraughtsTable {
                 seq,
                 RulingKind::InsufficientMaterial,
                 Some(side),
-                &rule,
+                rule,
                 format!(
                     "{name} asks at event {seq} for a draw under 8.1.3.1B: {pieces} pieces on the board (at most {JUDGMENT_MAX_PIECES}) and {ms} ms left by the referee's clock (under a minute). Whether the position is sufficient for a draw is the arbiter's judgment: the arbiter must decide (an `arbiter` event declaring 1/2-1/2, or a warning and play on)"
                 ),

@@ -5,6 +5,7 @@
 
 use crate::event::{ClaimKind, Event, EventKind, Side, Square as EventSquare};
 use crate::games::draughts::{Resolution, Square};
+use crate::referee::Article;
 
 use super::{DraughtsTable, Ruling, color_of, name};
 
@@ -134,7 +135,8 @@ impl DraughtsTable {
                     // Playing on accepts the opponent's irregular move (7.7).
                     self.pending = None;
                 }
-                let mut ruling = self.irregular(seq, event.side, mv, &why, "draughts 5.11");
+                let mut ruling =
+                    self.irregular(seq, event.side, mv, &why, Article::Draughts("5.11"));
                 ruling.evidence = vec![touched_at, seq];
                 vec![ruling]
             }
