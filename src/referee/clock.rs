@@ -297,3 +297,30 @@ fn start_account(control: &ClockControl) -> Account {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(initial_ms: u64) -> Clock {
+        let mut header = Header::new(Variant::Xiangqi, "g");
+        header.clock = Some(ClockControl {
+            initial_ms: Some(initial_ms),
+            periods: Vec::new(),
+            increment_ms: 0,
+            per_move_ms: None,
+            per_move_after_ms: None,
+        });
+        Clock::new(&header, Article::Xiangqi("4.1"))
+    }
+
+    #[test]
+    fn a_forfeit_keeps_its_facts_apart_from_its_conclusion() {
+        let ruling = clock(1_000).claim_flag(3, Side::Second, Some(5_000));
+        let Reason::TimeForfeit { facts } = &ruling.reason else {
+            panic!("no facts: {ruling:?}");
+        };
+        assert_eq!(ruling.text, format!("{facts}; red loses on time"));
+        assert_eq!(ruling.rule, "xiangqi 4.1");
+    }
+}

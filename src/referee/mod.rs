@@ -397,3 +397,37 @@ fn charge(mut out: Ruling, variant: Variant, charged: Option<Side>, words: &str)
     out.side = Some(side);
     out.foul(act)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(side: Side, kind: EventKind) -> Event {
+        Event {
+            side,
+            ts_ms: None,
+            kind,
+        }
+    }
+
+    #[test]
+    fn an_arbiters_foul_quotes_the_arbiter_and_names_the_act_it_counts() {
+        let mut referee = Referee::new(&Header::new(Variant::Xiangqi, "g")).expect("referee");
+        referee.apply(1, &event(Side::First, EventKind::DrawOffer));
+        let foul = EventKind::Arbiter {
+            decision: Decision::Foul,
+            ruling: Some(1),
+            result: None,
+            text: Some("hands: \"off\"".into()),
+        };
+        let ruling = referee.apply(2, &event(Side::Arbiter, foul)).remove(0);
+        let act = "the arbiter charges red with a foul at event 2 (during red's event 1)";
+        assert_eq!(ruling.text, format!("{act}: \"hands: \"off\"\""));
+        assert_eq!(ruling.reason, Reason::Foul { act: act.into() });
+        assert_eq!(
+            (ruling.kind, ruling.side),
+            (RulingKind::Foul, Some(Side::First))
+        );
+        assert_eq!(ruling.rule, "xiangqi arbiter");
+    }
+}

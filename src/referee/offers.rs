@@ -198,3 +198,57 @@ impl DrawOffers {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Header;
+    use crate::referee::table::{GameTable, Table};
+    use crate::referee::{Effect, Reason};
+
+    fn offers(variant: Variant) -> DrawOffers {
+        let table = Table::new(&Header::new(variant, "g")).expect("table");
+        DrawOffers::new(table.policy().offers, variant)
+    }
+
+    #[test]
+    fn chess_gjq_offers_on_ones_own_turn() {
+        let mut book = offers(Variant::ChessGjq);
+        let refused = book
+            .offer(1, Side::Second, Side::First)
+            .expect("not black's turn");
+        assert!(refused.text.ends_with("it is white's"), "{}", refused.text);
+        assert_eq!(refused.rule, "chess_gjq 6.6");
+        assert_eq!(book.offer(2, Side::First, Side::First), None);
+    }
+
+    #[test]
+    fn draughts_offers_wait_for_forty_moves_each() {
+        let mut book = offers(Variant::Draughts);
+        book.moved(Side::First);
+        let early = book.offer(2, Side::First, Side::Second).expect("too early");
+        assert!(
+            early.text.ends_with("made 40 moves (white 1, black 0)"),
+            "{}",
+            early.text
+        );
+        assert_eq!(early.reason, Reason::Plain, "no foul in draughts");
+    }
+
+    #[test]
+    fn a_repeated_xiangqi_offer_is_a_foul_that_names_the_offer() {
+        let mut book = offers(Variant::Xiangqi);
+        book.moved(Side::First);
+        assert_eq!(book.offer(2, Side::First, Side::Second), None);
+        assert_eq!(book.reply(3, Side::Second, false), None);
+        book.moved(Side::Second);
+        book.moved(Side::First);
+        let again = book.offer(6, Side::First, Side::Second).expect("repeated");
+        let act = "red offered a draw at event 6, which the rules do not allow";
+        assert_eq!(
+            (again.effect, again.reason.clone()),
+            (Effect::Foul, Reason::Foul { act: act.into() })
+        );
+        assert!(again.text.starts_with(act), "{}", again.text);
+    }
+}
