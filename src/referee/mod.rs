@@ -29,7 +29,7 @@ use self::clock::Clock;
 use self::fouls::FoulBook;
 use self::offers::DrawOffers;
 use self::table::{GameTable, Table};
-use self::touch::{TouchMove, View};
+use self::touch::TouchMove;
 
 /// A header the referee cannot start a game from.
 #[derive(Debug, Error, PartialEq)]
@@ -224,10 +224,9 @@ impl Referee {
     /// A touch, judged by the shared touch-move rule where the game's policy has it.
     fn touch(&mut self, seq: u64, side: Side, square: crate::event::Square) -> Option<Ruling> {
         let to_move = self.side_to_move();
+        let touches = self.touches.as_mut()?;
         let view = self.table.touch_view()?;
-        self.touches
-            .as_mut()?
-            .touch(seq, side, square, to_move, &view)
+        touches.touch(seq, side, square, to_move, &view)
     }
 
     /// A move checked against the touches before it (by the player on move).
@@ -243,7 +242,7 @@ impl Referee {
         if side != self.side_to_move() || !binding {
             return None;
         }
-        let view: View = self.table.touch_view()?;
+        let view = self.table.touch_view()?;
         self.touches.as_mut()?.moved(seq, side, from, to, &view)
     }
 
