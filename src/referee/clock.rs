@@ -6,13 +6,15 @@
 use crate::event::{ClockControl, Header, Side};
 use crate::games::Variant;
 
-use super::{Effect, Ruling, RulingKind};
+use super::article::Article;
+use super::ruling::Reason;
+use super::{Ruling, RulingKind};
 
 /// Largest difference between the board clock's times and the referee's before it is reported.
 pub const TOLERANCE_MS: i64 = 2_000;
 
 /// The rule of a clock report the arbiter must look at: not a breach by a player.
-const INVALID: &str = "log format: invalid_event";
+const INVALID: Article = Article::LogFormat("invalid_event");
 
 /// One player's time.
 #[derive(Clone, Debug, Default)]
@@ -32,6 +34,8 @@ struct Account {
 #[derive(Clone, Debug)]
 pub struct Clock {
     variant: Variant,
+    /// The game's article of time forfeits (its table's policy).
+    article: Article,
     control: Option<ClockControl>,
     accounts: [Account; 2],
     running: Side,
@@ -47,10 +51,11 @@ fn ms(value: u64) -> i64 {
 }
 
 impl Clock {
-    pub fn new(header: &Header) -> Clock {
+    pub fn new(header: &Header, article: Article) -> Clock {
         let account = header.clock.as_ref().map(start_account).unwrap_or_default();
         Clock {
             variant: header.variant,
+            article,
             control: header.clock.clone(),
             accounts: [account.clone(), account],
             running: Side::First,
@@ -130,11 +135,11 @@ impl Clock {
         let (cname, oname) = (claimant.name(self.variant), opponent.name(self.variant));
         match left {
             Some(left) if left <= 0 => {
-                let text = format!(
-                    "{cname} claimed at event {seq} that {oname}'s time had run out: by the referee's clock {oname} had {left} ms left, with {} moves made; {oname} loses on time",
+                let facts = format!(
+                    "{cname} claimed at event {seq} that {oname}'s time had run out: by the referee's clock {oname} had {left} ms left, with {} moves made",
                     self.accounts[index(opponent)].moves
                 );
-                Ruling::loss(seq, RulingKind::TimeForfeit, opponent, &self.rule(), text)
+                self.forfeit(seq, opponent, facts)
             }
             Some(left) => {
                 let text = format!(
@@ -144,7 +149,7 @@ impl Clock {
                     seq,
                     RulingKind::ClaimRejected,
                     Some(claimant),
-                    &self.rule(),
+                    self.article,
                     text,
                 )
             }
@@ -156,7 +161,7 @@ impl Clock {
                     seq,
                     RulingKind::ClaimRejected,
                     Some(claimant),
-                    &self.rule(),
+                    self.article,
                     text,
                 )
             }
@@ -183,19 +188,22 @@ impl Clock {
             return None;
         }
         let name = side.name(self.variant);
-        let text = format!(
-            "{name}'s time ran out before the press at event {seq}: {} ms left by the referee's clock after {} moves (the board showed {}); {name} loses on time",
+        let facts = format!(
+            "{name}'s time ran out before the press at event {seq}: {} ms left by the referee's clock after {} moves (the board showed {})",
             a.remaining_ms,
             a.moves,
             shown[index(side)].map_or("no time".into(), |v| format!("{v} ms"))
         );
-        Some(Ruling::loss(
-            seq,
-            RulingKind::TimeForfeit,
-            side,
-            &self.rule(),
-            text,
-        ))
+        Some(self.forfeit(seq, side, facts))
+    }
+
+    /// `side` loses on time; the facts are kept as data for a rule by which the fall does
+    /// not lose (see `time_draws`).
+    fn forfeit(&self, seq: u64, side: Side, facts: String) -> Ruling {
+        let text = format!("{facts}; {} loses on time", side.name(self.variant));
+        let mut ruling = Ruling::loss(seq, RulingKind::TimeForfeit, side, self.article, text);
+        ruling.reason = Reason::TimeForfeit { facts };
+        ruling
     }
 
     /// The increment, and the next period's time once the moves of this one are made.
@@ -227,12 +235,11 @@ impl Clock {
             return None;
         }
         let name = side.name(self.variant);
+        let act = format!("{name} took {elapsed} ms over the move pressed at event {seq}");
         let text = format!(
-            "{name} took {elapsed} ms over the move pressed at event {seq}; once a side has used {after} ms, a move may take at most {limit} ms, and an overrun is a foul"
+            "{act}; once a side has used {after} ms, a move may take at most {limit} ms, and an overrun is a foul"
         );
-        let mut r = Ruling::notice(seq, RulingKind::Foul, Some(side), &self.rule(), text);
-        r.effect = Effect::Foul;
-        Some(r)
+        Some(Ruling::notice(seq, RulingKind::Foul, Some(side), self.article, text).foul(act))
     }
 
     /// The board's displayed times against the referee's, within the tolerance.
@@ -275,15 +282,6 @@ impl Clock {
             text,
         ))
     }
-
-    fn rule(&self) -> String {
-        match self.variant {
-            Variant::ChessGjq => "chess_gjq 5.3",
-            Variant::Xiangqi => "xiangqi 4.1",
-            Variant::Draughts => "draughts 8.1",
-        }
-        .to_string()
-    }
 }
 
 fn start_account(control: &ClockControl) -> Account {
@@ -297,5 +295,32 @@ fn start_account(control: &ClockControl) -> Account {
             remaining_ms: ms(control.initial_ms.unwrap_or(0)),
             ..Account::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(initial_ms: u64) -> Clock {
+        let mut header = Header::new(Variant::Xiangqi, "g");
+        header.clock = Some(ClockControl {
+            initial_ms: Some(initial_ms),
+            periods: Vec::new(),
+            increment_ms: 0,
+            per_move_ms: None,
+            per_move_after_ms: None,
+        });
+        Clock::new(&header, Article::Xiangqi("4.1"))
+    }
+
+    #[test]
+    fn a_forfeit_keeps_its_facts_apart_from_its_conclusion() {
+        let ruling = clock(1_000).claim_flag(3, Side::Second, Some(5_000));
+        let Reason::TimeForfeit { facts } = &ruling.reason else {
+            panic!("no facts: {ruling:?}");
+        };
+        assert_eq!(ruling.text, format!("{facts}; red loses on time"));
+        assert_eq!(ruling.rule, "xiangqi 4.1");
     }
 }

@@ -5,9 +5,12 @@
 use crate::event::{Header, Side};
 use crate::games::Variant;
 
-use super::{Effect, Ruling, RulingKind};
+use super::article::Article;
+use super::ruling::Reason;
+use super::table::Policy;
+use super::{Ruling, RulingKind};
 
-/// One counted foul: the seq of its ruling and what it was.
+/// One counted foul: the seq of its ruling and what it was (the act its ruling names).
 #[derive(Clone, Debug, PartialEq)]
 struct Foul {
     at: u64,
@@ -19,35 +22,32 @@ struct Foul {
 pub struct FoulBook {
     variant: Variant,
     limit: Option<u32>,
+    /// The article of the loss at the limit.
+    article: Article,
     fouls: [Vec<Foul>; 2],
 }
 
 impl FoulBook {
-    /// The limit is the header's `foul_limit`, else the rule book's: chess_gjq 2, xiangqi 3;
-    /// draughts has none.
-    pub fn new(header: &Header) -> FoulBook {
-        let default = match header.variant {
-            Variant::ChessGjq => Some(2),
-            Variant::Xiangqi => Some(3),
-            Variant::Draughts => None,
-        };
+    /// The limit is the header's `foul_limit`, else the rule book's (the table's policy).
+    pub fn new(header: &Header, policy: &Policy) -> FoulBook {
         FoulBook {
             variant: header.variant,
-            limit: header.rules.foul_limit.or(default),
+            limit: header.rules.foul_limit.or(policy.foul_limit),
+            article: policy.foul_limit_article,
             fouls: [Vec::new(), Vec::new()],
         }
     }
 
     /// Counts `ruling` if it is a foul; returns the `foul_limit` ruling when the limit is reached.
     pub fn count(&mut self, ruling: &Ruling) -> Option<Ruling> {
-        if ruling.effect != Effect::Foul {
+        let Reason::Foul { act } = &ruling.reason else {
             return None;
-        }
+        };
         let side = ruling.side?;
         let index = player(side)?;
         self.fouls[index].push(Foul {
             at: ruling.at,
-            what: summary(&ruling.text),
+            what: short(act),
         });
         let limit = self.limit?;
         let count = self.fouls[index].len();
@@ -72,12 +72,7 @@ impl FoulBook {
             side.name(self.variant),
             list.join("; ")
         );
-        let rule = match self.variant {
-            Variant::ChessGjq => "chess_gjq 5.7",
-            Variant::Xiangqi => "xiangqi 4.1",
-            Variant::Draughts => "draughts foul_limit",
-        };
-        Ruling::loss(at, RulingKind::FoulLimit, side, rule, text)
+        Ruling::loss(at, RulingKind::FoulLimit, side, self.article, text)
             .with_evidence(fouls.iter().map(|f| f.at).collect())
     }
 }
@@ -90,31 +85,36 @@ fn player(side: Side) -> Option<usize> {
     }
 }
 
-/// The first clause of a ruling's text, enough to recognise the foul in a list.
-fn summary(text: &str) -> String {
-    let first = text.split([':', ';']).next().unwrap_or(text);
-    first.chars().take(100).collect()
+/// The act, cut short enough for a list.
+fn short(act: &str) -> String {
+    act.chars().take(100).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::table::{GameTable, Table};
 
     fn foul(at: u64, side: Side) -> Ruling {
-        let mut r = Ruling::notice(
+        Ruling::notice(
             at,
             RulingKind::Foul,
             Some(side),
-            "x",
+            Article::Xiangqi("x"),
             format!("foul number {at}: details"),
-        );
-        r.effect = Effect::Foul;
-        r
+        )
+        .foul(format!("foul number {at}"))
+    }
+
+    fn book(variant: Variant) -> FoulBook {
+        let header = Header::new(variant, "g");
+        let table = Table::new(&header).expect("table");
+        FoulBook::new(&header, &table.policy())
     }
 
     #[test]
     fn the_limit_is_reached_by_the_nth_foul_of_one_player() {
-        let mut book = FoulBook::new(&Header::new(Variant::Xiangqi, "g"));
+        let mut book = book(Variant::Xiangqi);
         assert_eq!(book.count(&foul(3, Side::First)), None);
         assert_eq!(book.count(&foul(5, Side::Second)), None);
         assert_eq!(book.count(&foul(7, Side::First)), None, "two of three");
@@ -124,7 +124,7 @@ mod tests {
             (RulingKind::FoulLimit, Some(Side::First), vec![3, 7, 9])
         );
         assert!(
-            limit.text.contains("event 3 (foul number 3)"),
+            limit.text.contains("event 3 (foul number 3); event 7"),
             "{}",
             limit.text
         );
@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn an_overturned_foul_no_longer_counts() {
-        let mut book = FoulBook::new(&Header::new(Variant::ChessGjq, "g"));
+        let mut book = book(Variant::ChessGjq);
         assert_eq!(book.count(&foul(3, Side::First)), None);
         book.overturn(3);
         assert_eq!(

@@ -4,17 +4,20 @@
 //! rulings by construction: replay *is* that fold. The service caches a `Referee` per live
 //! game; it never stores a ruling as truth.
 
+mod article;
 mod chess_gjq;
 mod clock;
 mod draughts;
 mod fouls;
 mod offers;
 mod ruling;
+mod table;
 mod time_draws;
 pub(crate) mod touch;
 mod xiangqi;
 
-pub use ruling::{Effect, Ruling, RulingKind};
+pub use article::Article;
+pub use ruling::{Effect, Reason, Ruling, RulingKind};
 
 use thiserror::Error;
 
@@ -22,13 +25,11 @@ use crate::event::{ClaimKind, Decision, Event, EventKind, GameResult, Header, Si
 use crate::games::Variant;
 use crate::quote::quote;
 
-use self::chess_gjq::ChessGjqTable;
 use self::clock::Clock;
-use self::draughts::DraughtsTable;
 use self::fouls::FoulBook;
 use self::offers::DrawOffers;
-use self::touch::{TouchMove, View};
-use self::xiangqi::XiangqiTable;
+use self::table::{GameTable, Table};
+use self::touch::TouchMove;
 
 /// A header the referee cannot start a game from.
 #[derive(Debug, Error, PartialEq)]
@@ -42,27 +43,11 @@ pub enum SetupError {
     },
 }
 
-/// The game-specific part of the referee, one per variant (an enum, not a `Box<dyn>`).
-#[derive(Clone, Debug)]
-enum Table {
-    ChessGjq(ChessGjqTable),
-    Xiangqi(XiangqiTable),
-    Draughts(DraughtsTable),
-}
-
 /// How the game ended: the result and the seq of the ruling that gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
     pub result: GameResult,
     pub at: u64,
-}
-
-/// A binding draughts touch (5.11): who touched which movable piece, at which event.
-#[derive(Clone, Copy, Debug)]
-struct DraughtsTouch {
-    side: Side,
-    square: crate::games::draughts::Square,
-    at: u64,
 }
 
 /// A game being refereed: feed it events in log order with [`Referee::apply`].
@@ -73,12 +58,8 @@ pub struct Referee {
     offers: DrawOffers,
     fouls: FoulBook,
     clock: Clock,
-    touches: TouchMove,
-    /// Draughts 5.11: the movable piece the side to move touched (side, square, seq), until
-    /// its move; and the last touch a move was judged against, re-armed if that move is
-    /// voided by a demand for correction.
-    draughts_touch: Option<DraughtsTouch>,
-    draughts_touch_used: Option<DraughtsTouch>,
+    /// Touch-move as the shared module judges it, for the games whose policy has it.
+    touches: Option<TouchMove>,
     /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
     sides: Vec<Side>,
     rulings: Vec<Ruling>,
@@ -98,20 +79,16 @@ pub fn replay(header: &Header, events: &[Event]) -> Result<Referee, SetupError> 
 impl Referee {
     /// A referee at the start of the game the header describes.
     pub fn new(header: &Header) -> Result<Referee, SetupError> {
-        let table = match header.variant {
-            Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
-            Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
-            Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
-        };
+        let table = Table::new(header)?;
+        let policy = table.policy();
+        let variant = header.variant;
         Ok(Referee {
             header: header.clone(),
             table,
-            offers: DrawOffers::default(),
-            fouls: FoulBook::new(header),
-            clock: Clock::new(header),
-            touches: TouchMove::default(),
-            draughts_touch: None,
-            draughts_touch_used: None,
+            offers: DrawOffers::new(policy.offers, variant),
+            fouls: FoulBook::new(header, &policy),
+            clock: Clock::new(header, policy.clock),
+            touches: policy.touch.map(|rule| TouchMove::new(rule, variant)),
             sides: Vec::new(),
             rulings: Vec::new(),
             ending: None,
@@ -126,9 +103,9 @@ impl Referee {
         debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
         self.last_seq = seq;
         self.sides.push(event.side);
-        if let Some(shuffle) = self.shuffle_event(seq, event) {
-            self.rulings.extend(shuffle.iter().cloned());
-            return shuffle;
+        if let Some(out) = self.table.after_end(seq, event) {
+            self.rulings.extend(out.iter().cloned());
+            return out;
         }
         if self.ending.is_some()
             && !matches!(
@@ -159,18 +136,21 @@ impl Referee {
 
     fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         let variant = self.header.variant;
+        if let Some(ruling) = self.timed_claim(seq, event) {
+            return vec![ruling];
+        }
         match &event.kind {
-            EventKind::Resign => vec![resignation(variant, seq, event.side)],
+            EventKind::Resign => vec![self.resignation(seq, event.side)],
             EventKind::DrawOffer => {
                 let to_move = self.side_to_move();
                 self.offers
-                    .offer(variant, seq, event.side, to_move)
+                    .offer(seq, event.side, to_move)
                     .into_iter()
                     .collect()
             }
             EventKind::DrawReply { accept } => self
                 .offers
-                .reply(variant, seq, event.side, *accept)
+                .reply(seq, event.side, *accept)
                 .into_iter()
                 .collect(),
             EventKind::Arbiter {
@@ -198,11 +178,6 @@ impl Referee {
             } => {
                 vec![self.clock.claim_flag(seq, event.side, event.ts_ms)]
             }
-            EventKind::Claim {
-                claim: ClaimKind::InsufficientMaterial,
-            } if variant == Variant::Draughts => {
-                vec![self.judgment_claim(seq, event.side, event.ts_ms)]
-            }
             _ => {
                 let mut out = Vec::new();
                 match &event.kind {
@@ -215,14 +190,7 @@ impl Referee {
                         square,
                         adjust: false,
                     } => {
-                        let to_move = self.side_to_move();
-                        self.draughts_touched(seq, event.side, *square);
-                        if let Some(view) = self.touch_view() {
-                            out.extend(
-                                self.touches
-                                    .touch(variant, seq, event.side, *square, to_move, &view),
-                            );
-                        }
+                        out.extend(self.touch(seq, event.side, *square));
                     }
                     EventKind::Clock {
                         first_ms,
@@ -238,19 +206,27 @@ impl Referee {
                     }
                     _ => {}
                 }
-                out.extend(self.table_apply(seq, event));
+                out.extend(self.table.apply(seq, event));
                 out
             }
         }
     }
 
-    /// A chess_gjq shuffle commitment or opening (chess_gjq 3.1.4), judged even after the
-    /// game's end because the set-up is opened after the game.
-    fn shuffle_event(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
-        match &mut self.table {
-            Table::ChessGjq(t) => t.shuffle_event(seq, event),
-            Table::Xiangqi(_) | Table::Draughts(_) => None,
-        }
+    /// A claim the table judges with the claimant's time left (draughts 8.1.3.1B).
+    fn timed_claim(&self, seq: u64, event: &Event) -> Option<Ruling> {
+        let EventKind::Claim { claim } = event.kind else {
+            return None;
+        };
+        let left = self.clock.remaining_at(event.side, event.ts_ms);
+        self.table.timed_claim(seq, event.side, claim, left)
+    }
+
+    /// A touch, judged by the shared touch-move rule where the game's policy has it.
+    fn touch(&mut self, seq: u64, side: Side, square: crate::event::Square) -> Option<Ruling> {
+        let to_move = self.side_to_move();
+        let touches = self.touches.as_mut()?;
+        let view = self.table.touch_view()?;
+        touches.touch(seq, side, square, to_move, &view)
     }
 
     /// A move checked against the touches before it (by the player on move).
@@ -262,72 +238,12 @@ impl Referee {
         to: crate::event::Square,
     ) -> Option<Ruling> {
         // Most moves follow no binding touch: skip generating the view on the hot path.
-        if side != self.side_to_move() || !self.touches.binding() {
+        let binding = self.touches.as_ref().is_some_and(TouchMove::binding);
+        if side != self.side_to_move() || !binding {
             return None;
         }
-        let view = self.touch_view()?;
-        self.touches
-            .moved(self.header.variant, seq, side, from, to, &view)
-    }
-
-    /// What touch-move needs of the position, for the games whose table provides it.
-    fn touch_view(&self) -> Option<View> {
-        match &self.table {
-            Table::Xiangqi(t) => Some(t.touch_view()),
-            Table::ChessGjq(t) => Some(t.touch_view()),
-            // Draughts touch-move (5.11) is an irregularity the opponent may have corrected,
-            // so it belongs to the draughts table's correction procedure.
-            Table::Draughts(_) => None,
-        }
-    }
-
-    fn table_apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        match &mut self.table {
-            Table::ChessGjq(t) => t.apply(seq, event),
-            Table::Xiangqi(t) => t.apply(seq, event),
-            Table::Draughts(t) => match &event.kind {
-                EventKind::Move { .. } => {
-                    let touch = self.draughts_touch.take();
-                    self.draughts_touch_used = touch.filter(|t| t.side == event.side);
-                    match self.draughts_touch_used {
-                        Some(touch) => t.apply_after_touch(seq, event, touch.square, touch.at),
-                        None => t.apply(seq, event),
-                    }
-                }
-                EventKind::Claim {
-                    claim: ClaimKind::IllegalMove,
-                } => {
-                    // A demand for correction voids the move: the touch binds its replacement.
-                    let rearm = self.draughts_touch_used.filter(|u| {
-                        u.side == event.side.opponent() && t.correction_pending(u.side)
-                    });
-                    let out = t.apply(seq, event);
-                    if rearm.is_some() && !t.correction_pending(event.side.opponent()) {
-                        self.draughts_touch = rearm;
-                    }
-                    out
-                }
-                _ => t.apply(seq, event),
-            },
-        }
-    }
-
-    /// Draughts 5.11: a touch of an own movable piece by the side to move binds its move (the
-    /// first such touch; an `adjust` touch never reaches here).
-    fn draughts_touched(&mut self, seq: u64, side: Side, square: crate::event::Square) {
-        let Table::Draughts(t) = &self.table else {
-            return;
-        };
-        if self.draughts_touch.is_some() {
-            return;
-        }
-        if let Some(square) = t.touch_binds(side, square) {
-            self.draughts_touch = Some(DraughtsTouch {
-                side,
-                square,
-                at: seq,
-            });
-        }
+        let view = self.table.touch_view()?;
+        self.touches.as_mut()?.moved(seq, side, from, to, &view)
     }
 
     /// An arbiter's `foul` is charged to the player of the event its `ruling` field names.
@@ -372,11 +288,7 @@ impl Referee {
 
     /// The current position as FEN.
     pub fn fen(&self) -> String {
-        match &self.table {
-            Table::ChessGjq(t) => t.fen(),
-            Table::Xiangqi(t) => t.fen(),
-            Table::Draughts(t) => t.fen(),
-        }
+        self.table.fen()
     }
 
     /// How a scoresheet writes `event` in the current state, before it is applied: a move
@@ -384,11 +296,7 @@ impl Referee {
     /// what a chess_gjq reveal adds to its move (`后`). `None` for other events, for moves the
     /// rules do not allow; draughts moves in PDN (`28x19`).
     pub fn describe(&self, event: &Event) -> Option<String> {
-        match &self.table {
-            Table::ChessGjq(t) => t.describe(event),
-            Table::Xiangqi(t) => t.describe_event(event),
-            Table::Draughts(t) => t.describe(event),
-        }
+        self.table.describe(event)
     }
 
     /// Draughts: the start position and the moves that stand, in order (irregular moves the
@@ -399,41 +307,32 @@ impl Referee {
         &crate::games::draughts::Position,
         &[crate::games::draughts::Move],
     )> {
-        match &self.table {
-            Table::Draughts(t) => Some(t.record()),
-            _ => None,
-        }
+        self.table.draughts_record()
     }
 
     /// What stands open and ends the game only on a later event: a xiangqi order to vary
     /// or a claimable draw (log format, "Draws and cycles the book leaves to a claim"), in
     /// words. Empty once the game has ended, and for the other games.
     pub fn open_conditions(&self) -> Vec<String> {
-        match (&self.table, self.ending) {
-            (Table::Xiangqi(t), None) => t.open_conditions(),
-            _ => Vec::new(),
+        match self.ending {
+            None => self.table.open_conditions(),
+            Some(_) => Vec::new(),
         }
     }
 
     /// The player whose move it is.
     pub fn side_to_move(&self) -> Side {
-        match &self.table {
-            Table::ChessGjq(t) => t.side_to_move(),
-            Table::Xiangqi(t) => t.side_to_move(),
-            Table::Draughts(t) => t.side_to_move(),
-        }
+        self.table.side_to_move()
     }
-}
 
-fn resignation(variant: Variant, seq: u64, side: Side) -> Ruling {
-    let rule = match variant {
-        Variant::ChessGjq => "chess_gjq 5.4",
-        Variant::Xiangqi => "xiangqi 4.1",
-        Variant::Draughts => "draughts 12.2",
-    };
-    let name = side.name(variant);
-    let text = format!("{name} resigned at event {seq}; a player who resigns loses the game");
-    Ruling::loss(seq, RulingKind::Resignation, side, rule, text)
+    /// A player who resigns loses (the game's article: chess_gjq 5.4, xiangqi 4.1, draughts
+    /// 12.2).
+    fn resignation(&self, seq: u64, side: Side) -> Ruling {
+        let rule = self.table.policy().resignation;
+        let name = side.name(self.header.variant);
+        let text = format!("{name} resigned at event {seq}; a player who resigns loses the game");
+        Ruling::loss(seq, RulingKind::Resignation, side, rule, text)
+    }
 }
 
 fn arbiter(
@@ -458,10 +357,9 @@ fn arbiter(
         seq,
         RulingKind::ArbiterDecision,
         Some(Side::Arbiter),
-        "arbiter",
+        Article::Arbiter(variant),
         text,
     );
-    out.rule = format!("{variant} arbiter");
     if decision == Decision::Declare {
         out.result = result;
         out.effect = match result {
@@ -474,30 +372,61 @@ fn arbiter(
         out.evidence = vec![r, seq];
     }
     if decision == Decision::Foul {
-        charge(&mut out, variant, charged);
+        out = charge(out, variant, charged, &words);
     }
     out
 }
 
-/// An arbiter's foul counts toward the foul limit of the player it is charged to.
-fn charge(out: &mut Ruling, variant: Variant, charged: Option<Side>) {
+/// An arbiter's foul counts toward the foul limit of the player it is charged to; `words`
+/// are the arbiter's own, as the ruling quotes them.
+fn charge(mut out: Ruling, variant: Variant, charged: Option<Side>, words: &str) -> Ruling {
     let Some(side) = charged else {
         out.text
             .push_str("; no player's event is named in \"ruling\", so the foul cannot be charged");
-        return;
+        return out;
     };
     let name = side.name(variant);
     let during = out.evidence.first().copied().unwrap_or(out.at);
-    let words = out
-        .text
-        .split_once(": \"")
-        .map(|(_, w)| format!(": \"{w}"))
-        .unwrap_or_default();
-    out.text = format!(
-        "the arbiter charges {name} with a foul at event {} (during {name}'s event {during}){words}",
+    let act = format!(
+        "the arbiter charges {name} with a foul at event {} (during {name}'s event {during})",
         out.at
     );
+    out.text = format!("{act}{words}");
     out.kind = RulingKind::Foul;
     out.side = Some(side);
-    out.effect = Effect::Foul;
+    out.foul(act)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(side: Side, kind: EventKind) -> Event {
+        Event {
+            side,
+            ts_ms: None,
+            kind,
+        }
+    }
+
+    #[test]
+    fn an_arbiters_foul_quotes_the_arbiter_and_names_the_act_it_counts() {
+        let mut referee = Referee::new(&Header::new(Variant::Xiangqi, "g")).expect("referee");
+        referee.apply(1, &event(Side::First, EventKind::DrawOffer));
+        let foul = EventKind::Arbiter {
+            decision: Decision::Foul,
+            ruling: Some(1),
+            result: None,
+            text: Some("hands: \"off\"".into()),
+        };
+        let ruling = referee.apply(2, &event(Side::Arbiter, foul)).remove(0);
+        let act = "the arbiter charges red with a foul at event 2 (during red's event 1)";
+        assert_eq!(ruling.text, format!("{act}: \"hands: \"off\"\""));
+        assert_eq!(ruling.reason, Reason::Foul { act: act.into() });
+        assert_eq!(
+            (ruling.kind, ruling.side),
+            (RulingKind::Foul, Some(Side::First))
+        );
+        assert_eq!(ruling.rule, "xiangqi arbiter");
+    }
 }

@@ -5,6 +5,8 @@ use serde_json::{Map, Value, json};
 use crate::event::{GameResult, Side, named_enum};
 use crate::games::Variant;
 
+use super::article::Article;
+
 /// A decision derived from the log. Never stored as truth: it is re-derived by replay.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ruling {
@@ -16,12 +18,30 @@ pub struct Ruling {
     pub effect: Effect,
     /// Present exactly on the ruling that ends the game.
     pub result: Option<GameResult>,
-    /// The article applied, e.g. `xiangqi 4.1`.
+    /// The article applied, as data.
+    pub article: Article,
+    /// The article as the log format writes it, e.g. `xiangqi 4.1`: always
+    /// `article.to_string()` (set both with [`Ruling::cite`]).
     pub rule: String,
     /// The justification: what happened, at which events, which counts or positions prove it.
     pub text: String,
     /// Seqs of the events the justification relies on.
     pub evidence: Vec<u64>,
+    /// What a later rule needs of this ruling, as data: nothing reads the text back.
+    pub reason: Reason,
+}
+
+/// The data a later rule acts on, beside the ruling's words (not part of the log format).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// No later rule acts on this ruling.
+    Plain,
+    /// A foul: what was done, as the clause that opens the text, for the foul limit's list.
+    Foul { act: String },
+    /// A flag's fall: the facts that open the text, before its conclusion "loses on time",
+    /// for a rule by which the fall does not lose (chess_gjq 5.3 with FIDE 6.9, draughts
+    /// 8.1.3.1A).
+    TimeForfeit { facts: String },
 }
 
 named_enum! {
@@ -67,30 +87,34 @@ named_enum! {
 
 impl Ruling {
     /// A ruling that `side` loses at `at`, ending the game.
-    pub fn loss(at: u64, kind: RulingKind, side: Side, rule: &str, text: String) -> Ruling {
+    pub fn loss(at: u64, kind: RulingKind, side: Side, article: Article, text: String) -> Ruling {
         Ruling {
             at,
             kind,
             side: Some(side),
             effect: Effect::Loss,
             result: Some(side.loses()),
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
     /// A ruling that ends the game in a draw.
-    pub fn draw(at: u64, kind: RulingKind, rule: &str, text: String) -> Ruling {
+    pub fn draw(at: u64, kind: RulingKind, article: Article, text: String) -> Ruling {
         Ruling {
             at,
             kind,
             side: None,
             effect: Effect::Draw,
             result: Some(GameResult::Draw),
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
@@ -99,7 +123,7 @@ impl Ruling {
         at: u64,
         kind: RulingKind,
         side: Option<Side>,
-        rule: &str,
+        article: Article,
         text: String,
     ) -> Ruling {
         Ruling {
@@ -108,14 +132,30 @@ impl Ruling {
             side,
             effect: Effect::None,
             result: None,
-            rule: rule.to_string(),
+            article,
+            rule: article.to_string(),
             text,
             evidence: vec![at],
+            reason: Reason::Plain,
         }
     }
 
     pub fn with_evidence(mut self, evidence: Vec<u64>) -> Ruling {
         self.evidence = evidence;
+        self
+    }
+
+    /// The ruling under `article` instead.
+    pub fn cite(&mut self, article: Article) {
+        self.article = article;
+        self.rule = article.to_string();
+    }
+
+    /// The ruling as a foul, `act` being the clause that opens its text: the effect and the
+    /// data the foul limit counts go together.
+    pub fn foul(mut self, act: String) -> Ruling {
+        self.effect = Effect::Foul;
+        self.reason = Reason::Foul { act };
         self
     }
 

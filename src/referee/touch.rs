@@ -9,12 +9,24 @@
 //! - chess_gjq 8.2: a touched own piece must be moved if it can; a touched enemy piece captured
 //!   if any own piece can; each breach is one foul.
 //!
-//! An `adjust: true` touch binds nothing, nor does a touch by the player not on move.
+//! An `adjust: true` touch binds nothing, nor does a touch by the player not on move. Which
+//! of these a game follows is its table's [`TouchRule`].
 
 use crate::event::{Side, Square};
 use crate::games::Variant;
 
-use super::{Effect, Ruling, RulingKind};
+use super::article::Article;
+use super::{Ruling, RulingKind};
+
+/// A game's touch-move rule as this module judges it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TouchRule {
+    /// The article a breach breaks (xiangqi 5, chess_gjq 8.2).
+    pub article: Article,
+    /// Whether touching an own piece that cannot move, or an enemy piece nothing can
+    /// capture, is itself a foul (xiangqi's tournament regulations).
+    pub touching_can_foul: bool,
+}
 
 /// What touch-move needs of a position: who owns each square and the legal moves.
 pub struct View {
@@ -59,9 +71,12 @@ enum Duty {
     CaptureAny(Square),
 }
 
-/// The binding touches of the player on move since its last move.
-#[derive(Clone, Debug, Default)]
+/// The binding touches of the player on move since its last move, under a game's rule.
+#[derive(Clone, Debug)]
 pub struct TouchMove {
+    rule: TouchRule,
+    /// For the players' names.
+    variant: Variant,
     own: Option<Touched>,
     enemy: Option<Touched>,
     /// Whether the own piece was touched before the enemy piece.
@@ -69,6 +84,16 @@ pub struct TouchMove {
 }
 
 impl TouchMove {
+    pub fn new(rule: TouchRule, variant: Variant) -> TouchMove {
+        TouchMove {
+            rule,
+            variant,
+            own: None,
+            enemy: None,
+            own_first: false,
+        }
+    }
+
     /// Whether any touch binds the next move.
     pub fn binding(&self) -> bool {
         self.own.is_some() || self.enemy.is_some()
@@ -77,29 +102,29 @@ impl TouchMove {
     /// A touch by `side` of `square`; returns a foul where touching itself is one (xiangqi).
     pub fn touch(
         &mut self,
-        variant: Variant,
         seq: u64,
         side: Side,
         square: Square,
         to_move: Side,
         view: &View,
     ) -> Option<Ruling> {
-        if side != to_move || variant == Variant::Draughts {
+        if side != to_move {
             return None;
         }
         let touched = Touched { seq, square };
-        let name = side.name(variant);
+        let (rule, name) = (self.rule, side.name(self.variant));
+        let fouls = rule.touching_can_foul;
         match view.owner(square) {
             Some(owner) if owner == side && self.own.is_none() => {
                 self.own = Some(touched);
                 self.own_first = self.enemy.is_none();
-                (variant == Variant::Xiangqi && !view.can_move(square))
-                    .then(|| foul(variant, seq, side, format!("{name} touched its own piece on {square} at event {seq}, which has no legal move")))
+                (fouls && !view.can_move(square))
+                    .then(|| foul(rule, seq, side, format!("{name} touched its own piece on {square} at event {seq}, which has no legal move"), String::new()))
             }
             Some(owner) if owner != side && self.enemy.is_none() => {
                 self.enemy = Some(touched);
-                (variant == Variant::Xiangqi && !view.can_capture(square))
-                    .then(|| foul(variant, seq, side, format!("{name} touched the opponent's piece on {square} at event {seq}, which no piece of {name}'s can capture")))
+                (fouls && !view.can_capture(square))
+                    .then(|| foul(rule, seq, side, format!("{name} touched the opponent's piece on {square} at event {seq}, which no piece of {name}'s can capture"), String::new()))
             }
             _ => None,
         }
@@ -108,15 +133,14 @@ impl TouchMove {
     /// The move `from`-`to` by the player on move: a foul if it breaks what the touches required.
     pub fn moved(
         &mut self,
-        variant: Variant,
         seq: u64,
         side: Side,
         from: Square,
         to: Square,
         view: &View,
     ) -> Option<Ruling> {
-        let (own, enemy, own_first) = (self.own, self.enemy, self.own_first);
-        *self = TouchMove::default();
+        let (own, enemy) = (self.own.take(), self.enemy.take());
+        let own_first = std::mem::take(&mut self.own_first);
         let duty = duty(
             own.map(|t| t.square),
             enemy.map(|t| t.square),
@@ -132,7 +156,7 @@ impl TouchMove {
         if kept {
             return None;
         }
-        let name = side.name(variant);
+        let name = side.name(self.variant);
         let touches: Vec<String> = [
             own.map(|t| ("its own piece", t)),
             enemy.map(|t| ("the opponent's piece", t)),
@@ -154,11 +178,12 @@ impl TouchMove {
         let mut evidence: Vec<u64> = own.iter().chain(enemy.iter()).map(|t| t.seq).collect();
         evidence.sort_unstable();
         evidence.push(seq);
-        let text = format!(
-            "{name} touched {} and then played {from}-{to} at event {seq}: {required}; a breach of touch-move is a foul",
+        let act = format!(
+            "{name} touched {} and then played {from}-{to} at event {seq}",
             touches.join(" and ")
         );
-        Some(foul(variant, seq, side, text).with_evidence(evidence))
+        let details = format!(": {required}; a breach of touch-move is a foul");
+        Some(foul(self.rule, seq, side, act, details).with_evidence(evidence))
     }
 }
 
@@ -202,12 +227,8 @@ fn duty(own: Option<Square>, enemy: Option<Square>, own_first: bool, view: &View
     }
 }
 
-fn foul(variant: Variant, seq: u64, side: Side, text: String) -> Ruling {
-    let rule = match variant {
-        Variant::ChessGjq => "chess_gjq 8.2",
-        _ => "xiangqi 5",
-    };
-    let mut r = Ruling::notice(seq, RulingKind::Foul, Some(side), rule, text);
-    r.effect = Effect::Foul;
-    r
+/// A breach of touch-move: `act` opens the text, `details` follow it.
+fn foul(rule: TouchRule, seq: u64, side: Side, act: String, details: String) -> Ruling {
+    let text = format!("{act}{details}");
+    Ruling::notice(seq, RulingKind::Foul, Some(side), rule.article, text).foul(act)
 }

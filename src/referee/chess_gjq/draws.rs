@@ -5,6 +5,7 @@
 
 use crate::event::{ClaimKind, Side};
 use crate::games::chess_gjq::{Color, Position, RepetitionKey, Square};
+use crate::referee::Article;
 use crate::referee::{Ruling, RulingKind};
 
 use super::name;
@@ -128,7 +129,7 @@ impl DrawCounters {
             _ => rejected(
                 seq,
                 side,
-                "chess_gjq 6",
+                Article::ChessGjq("6"),
                 format!(
                     "{} claimed {claim} at event {seq}, which is no draw or result under the \
                      chess_gjq rules (draws: 6.1-6.6)",
@@ -163,8 +164,13 @@ impl DrawCounters {
                      (chess_gjq 6.2)",
                     checker.name()
                 );
-                Ruling::draw(seq, RulingKind::PerpetualCheck, "chess_gjq 6.2", text)
-                    .with_evidence(evidence)
+                Ruling::draw(
+                    seq,
+                    RulingKind::PerpetualCheck,
+                    Article::ChessGjq("6.2"),
+                    text,
+                )
+                .with_evidence(evidence)
             }
             None => {
                 let text = format!(
@@ -172,7 +178,7 @@ impl DrawCounters {
                      same side to move, castling and en-passant rights) occurred for the \
                      third time, after {list}: a draw by repetition (chess_gjq 6.4)"
                 );
-                Ruling::draw(seq, RulingKind::Repetition, "chess_gjq 6.4", text)
+                Ruling::draw(seq, RulingKind::Repetition, Article::ChessGjq("6.4"), text)
                     .with_evidence(evidence)
             }
         }
@@ -201,7 +207,7 @@ impl DrawCounters {
             occurrence_list(&seen)
         );
         let evidence = seen.iter().map(|o| o.seq).filter(|s| *s > 0).collect();
-        rejected(seq, side, "chess_gjq 6.4", text).with_evidence(with(evidence, seq))
+        rejected(seq, side, Article::ChessGjq("6.4"), text).with_evidence(with(evidence, seq))
     }
 
     fn forty_moves(&self, seq: u64) -> Ruling {
@@ -213,7 +219,7 @@ impl DrawCounters {
             self.quiet_plies / 2,
             self.capture_text()
         );
-        Ruling::draw(seq, RulingKind::MoveLimit, "chess_gjq 6.5", text)
+        Ruling::draw(seq, RulingKind::MoveLimit, Article::ChessGjq("6.5"), text)
             .with_evidence(with(self.counter_evidence(), seq))
     }
 
@@ -239,7 +245,8 @@ impl DrawCounters {
             "{} claimed the 40-move rule at event {seq}, but {state} (chess_gjq 6.5)",
             name(side)
         );
-        rejected(seq, side, "chess_gjq 6.5", text).with_evidence(with(self.counter_evidence(), seq))
+        rejected(seq, side, Article::ChessGjq("6.5"), text)
+            .with_evidence(with(self.counter_evidence(), seq))
     }
 
     fn hidden_gone_text(&self) -> String {
@@ -293,7 +300,12 @@ fn dead_position(seq: u64, pos: &Position) -> Ruling {
          moves: a dead position is a draw (chess_gjq 6.1)",
         pos.to_fen()
     );
-    Ruling::draw(seq, RulingKind::InsufficientMaterial, "chess_gjq 6.1", text)
+    Ruling::draw(
+        seq,
+        RulingKind::InsufficientMaterial,
+        Article::ChessGjq("6.1"),
+        text,
+    )
 }
 
 fn dead_position_rejected(seq: u64, side: Side, pos: &Position) -> Ruling {
@@ -310,10 +322,10 @@ fn dead_position_rejected(seq: u64, side: Side, pos: &Position) -> Ruling {
         name(side),
         pos.to_fen()
     );
-    rejected(seq, side, "chess_gjq 6.1", text)
+    rejected(seq, side, Article::ChessGjq("6.1"), text)
 }
 
-fn rejected(seq: u64, side: Side, rule: &str, text: String) -> Ruling {
+fn rejected(seq: u64, side: Side, rule: Article, text: String) -> Ruling {
     Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text)
 }
 

@@ -4,6 +4,7 @@
 
 mod draws;
 mod notation;
+mod policy;
 mod reveal;
 mod shuffle;
 mod time;
@@ -11,6 +12,7 @@ mod time;
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Status};
+use crate::referee::Article;
 
 use self::draws::DrawCounters;
 use self::reveal::PendingMove;
@@ -224,7 +226,7 @@ impl ChessGjqTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            "chess_gjq 8.1",
+            Article::ChessGjq("8.1"),
             text,
         )
     }
@@ -237,7 +239,13 @@ impl ChessGjqTable {
             name(side.opponent()),
             self.move_number(side.opponent())
         );
-        Ruling::loss(seq, RulingKind::IllegalMove, side, "chess_gjq 5.6", text)
+        Ruling::loss(
+            seq,
+            RulingKind::IllegalMove,
+            side,
+            Article::ChessGjq("5.6"),
+            text,
+        )
     }
 
     fn illegal(&self, seq: u64, side: Side, played: &str, why: &Illegal) -> Ruling {
@@ -255,7 +263,13 @@ impl ChessGjqTable {
             name(side),
             self.move_number(side)
         );
-        Ruling::loss(seq, RulingKind::IllegalMove, side, article, text)
+        Ruling::loss(
+            seq,
+            RulingKind::IllegalMove,
+            side,
+            Article::Game(article),
+            text,
+        )
     }
 
     fn checkmate(&self, seq: u64, winner: Side, played: &str) -> Ruling {
@@ -269,7 +283,13 @@ impl ChessGjqTable {
             self.fen(),
             name(loser)
         );
-        Ruling::loss(seq, RulingKind::Checkmate, loser, "chess_gjq 5.1", text)
+        Ruling::loss(
+            seq,
+            RulingKind::Checkmate,
+            loser,
+            Article::ChessGjq("5.1"),
+            text,
+        )
     }
 
     fn stalemate(&self, seq: u64, played: &str) -> Ruling {
@@ -280,7 +300,7 @@ impl ChessGjqTable {
             name(stuck),
             self.fen()
         );
-        Ruling::draw(seq, RulingKind::Stalemate, "chess_gjq 6.3", text)
+        Ruling::draw(seq, RulingKind::Stalemate, Article::ChessGjq("6.3"), text)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::event::Side;
 use crate::games::chess_gjq::{Move, Position, RevealError, Role, Square};
+use crate::referee::Article;
 
 use super::{ChessGjqTable, name, notation};
 use crate::referee::{Ruling, RulingKind};
@@ -102,7 +103,13 @@ impl ChessGjqTable {
              piece up in place or before moving it loses (chess_gjq 5.5)",
             name(side)
         );
-        Ruling::loss(seq, RulingKind::IllegalMove, side, "chess_gjq 5.5", text)
+        Ruling::loss(
+            seq,
+            RulingKind::IllegalMove,
+            side,
+            Article::ChessGjq("5.5"),
+            text,
+        )
     }
 
     /// A reveal the colour's piece set cannot hold, or a wrong promotion: the board and the
@@ -124,7 +131,7 @@ impl ChessGjqTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            why.article(),
+            Article::Game(why.article()),
             text,
         )
     }
@@ -140,7 +147,7 @@ impl ChessGjqTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            "chess_gjq 8.6",
+            Article::ChessGjq("8.6"),
             text,
         )
     }
@@ -184,7 +191,7 @@ fn late(seq: u64, pending: &PendingMove, what: &str) -> Ruling {
         seq,
         RulingKind::InvalidEvent,
         Some(pending.side),
-        "chess_gjq 3.1.5",
+        Article::ChessGjq("3.1.5"),
         text,
     )
     .with_evidence(vec![pending.seq, seq])

@@ -17,13 +17,14 @@ use sha2::{Digest, Sha256};
 
 use crate::event::{Decision, Event, EventKind, Side};
 use crate::games::chess_gjq::{Color, Piece, Position, Role, Square, quota};
+use crate::referee::Article;
 use crate::referee::{Ruling, RulingKind};
 
 use super::{ChessGjqTable, name};
 
 const COMMIT: &str = "shuffle-commit ";
 const OPEN: &str = "shuffle-open ";
-const RULE: &str = "chess_gjq 3.1.4";
+const RULE: Article = Article::ChessGjq("3.1.4");
 
 /// What the referee knows of the shuffle so far.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! and no capture) and the endgame counts of 12.3.3 (16 more moves each) and 12.3.4 (5 more).
 
 use crate::games::draughts::{Color, Move, PieceKind, Position};
+use crate::referee::Article;
 
 /// The endgame classes of draughts 12.3.3 and 12.3.4: material against a lone king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,10 +23,10 @@ impl EndgameClass {
     }
 
     /// The article that sets the limit.
-    pub fn article(self) -> &'static str {
+    pub fn article(self) -> Article {
         match self {
-            EndgameClass::Sixteen => "draughts 12.3.3",
-            EndgameClass::Five => "draughts 12.3.4",
+            EndgameClass::Sixteen => Article::Draughts("12.3.3"),
+            EndgameClass::Five => Article::Draughts("12.3.4"),
         }
     }
 

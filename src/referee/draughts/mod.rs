@@ -3,7 +3,8 @@
 
 mod correction;
 mod draw_counts;
-pub(super) mod time;
+mod policy;
+mod time;
 mod touch;
 
 use std::collections::HashMap;
@@ -11,10 +12,12 @@ use std::collections::HashMap;
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::draughts::{Color, Irregularity, Move, Position, Resolution, Square};
+use crate::referee::Article;
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
-use super::{Effect, Ruling, RulingKind, SetupError};
+use self::touch::Touch;
+use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 
 /// The game as it stands: the position, where each position occurred, and the draw counters.
 #[derive(Clone, Debug)]
@@ -34,6 +37,10 @@ pub struct DraughtsTable {
     start: Position,
     game: Game,
     pending: Option<Pending>,
+    /// 5.11: the movable piece the side to move touched, until its move; and the last touch
+    /// a move was judged against, re-armed if that move is voided by a demand for correction.
+    touch: Option<Touch>,
+    touch_used: Option<Touch>,
 }
 
 impl DraughtsTable {
@@ -56,6 +63,8 @@ impl DraughtsTable {
             start: game.position.clone(),
             game,
             pending: None,
+            touch: None,
+            touch_used: None,
         })
     }
 
@@ -72,7 +81,8 @@ impl DraughtsTable {
         (&self.start, &self.game.played)
     }
 
-    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+    /// An event judged as it stands, whatever was touched before it.
+    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         match &event.kind {
             EventKind::Move {
                 from, to, captures, ..
@@ -114,11 +124,11 @@ impl DraughtsTable {
                     "it was {}'s turn, and two moves in a row are irregular",
                     color.opponent().name()
                 );
-                vec![self.irregular(seq, side, mv, &why, "draughts 7.4")]
+                vec![self.irregular(seq, side, mv, &why, Article::Draughts("7.4"))]
             }
             Resolution::Irregular { played, why } => {
                 let text = self.irregular_why(in_turn, color, &why);
-                vec![self.irregular(seq, side, played, &text, why.article())]
+                vec![self.irregular(seq, side, played, &text, Article::Game(why.article()))]
             }
             Resolution::Ambiguous(routes) => vec![self.ambiguous(seq, side, from, to, &routes)],
             Resolution::Impossible(why) => {
@@ -137,7 +147,7 @@ impl DraughtsTable {
                     seq,
                     RulingKind::InvalidEvent,
                     Some(side),
-                    "draughts 5.4",
+                    Article::Draughts("5.4"),
                     text,
                 )]
             }
@@ -153,7 +163,7 @@ impl DraughtsTable {
     }
 
     /// Plays an irregular move as it stands, keeping the game before it for a correction.
-    fn irregular(&mut self, seq: u64, side: Side, mv: Move, why: &str, rule: &str) -> Ruling {
+    fn irregular(&mut self, seq: u64, side: Side, mv: Move, why: &str, rule: Article) -> Ruling {
         let before = Box::new(self.game.clone());
         let played = mv.pdn_full();
         let text = format!(
@@ -170,9 +180,11 @@ impl DraughtsTable {
             side: Some(side),
             effect: Effect::CorrectionRequired,
             result: None,
+            article: rule,
             rule: rule.to_string(),
             text,
             evidence: vec![seq],
+            reason: Reason::Plain,
         }
     }
 
@@ -195,7 +207,7 @@ impl DraughtsTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            "draughts 6.14",
+            Article::Draughts("6.14"),
             text,
         )
     }
@@ -254,7 +266,7 @@ impl DraughtsTable {
             seq,
             RulingKind::NoMoves,
             side_of(loser),
-            "draughts 12.2",
+            Article::Draughts("12.2"),
             text,
         ))
     }
@@ -273,8 +285,13 @@ impl DraughtsTable {
         );
         let evidence = seqs.iter().copied().filter(|&s| s > 0).collect();
         Some(
-            Ruling::draw(seq, RulingKind::Repetition, "draughts 12.3.1", text)
-                .with_evidence(evidence),
+            Ruling::draw(
+                seq,
+                RulingKind::Repetition,
+                Article::Draughts("12.3.1"),
+                text,
+            )
+            .with_evidence(evidence),
         )
     }
 
@@ -309,8 +326,13 @@ impl DraughtsTable {
             run.since
         );
         Some(
-            Ruling::draw(seq, RulingKind::MoveLimit, "draughts 12.3.2", text)
-                .with_evidence(vec![run.since, seq]),
+            Ruling::draw(
+                seq,
+                RulingKind::MoveLimit,
+                Article::Draughts("12.3.2"),
+                text,
+            )
+            .with_evidence(vec![run.since, seq]),
         )
     }
 
@@ -324,7 +346,7 @@ impl DraughtsTable {
             other => vec![reject(
                 seq,
                 side,
-                "draughts 12.3",
+                Article::Draughts("12.3"),
                 format!("{other} is not a draw rule of international draughts"),
             )],
         }
@@ -342,7 +364,7 @@ impl DraughtsTable {
                 vec![reject(
                     seq,
                     side,
-                    "draughts 7.4",
+                    Article::Draughts("7.4"),
                     format!(
                         "there is no irregular move of {} awaiting {}'s decision",
                         name(side.opponent()),
@@ -366,7 +388,7 @@ impl DraughtsTable {
             times(seqs.len()),
             occurrences(&seqs)
         );
-        reject(seq, side, "draughts 12.3.1", why)
+        reject(seq, side, Article::Draughts("12.3.1"), why)
     }
 
     fn reject_endgame_count(&self, seq: u64, side: Side) -> Ruling {
@@ -384,7 +406,7 @@ impl DraughtsTable {
             None => reject(
                 seq,
                 side,
-                "draughts 12.3.3",
+                Article::Draughts("12.3.3"),
                 format!(
                     "the material ({}) is not one of the endgames of 12.3.3 or 12.3.4",
                     draw_counts::material(&self.game.position)
@@ -401,12 +423,12 @@ impl DraughtsTable {
             ),
             None => "the last move was not a king's move without a capture".to_string(),
         };
-        reject(seq, side, "draughts 12.3.2", why)
+        reject(seq, side, Article::Draughts("12.3.2"), why)
     }
 }
 
 /// A claim the log does not bear out.
-fn reject(seq: u64, side: Side, rule: &str, why: String) -> Ruling {
+fn reject(seq: u64, side: Side, rule: Article, why: String) -> Ruling {
     let text = format!("{}'s claim at event {seq} is rejected: {why}", name(side));
     Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text)
 }

@@ -3,15 +3,79 @@
 //! another"), left to the opponent's decision like the others: the opponent may demand
 //! correction (the move is void and the touched piece must be played) or play on (7.7).
 
-use crate::event::{Event, EventKind, Side, Square as EventSquare};
+use crate::event::{ClaimKind, Event, EventKind, Side, Square as EventSquare};
 use crate::games::draughts::{Resolution, Square};
+use crate::referee::Article;
 
 use super::{DraughtsTable, Ruling, color_of, name};
 
+/// A binding touch (5.11): who touched which movable piece, at which event.
+#[derive(Clone, Copy, Debug)]
+pub struct Touch {
+    side: Side,
+    square: Square,
+    at: u64,
+}
+
 impl DraughtsTable {
+    /// An event, judged against the touch that binds it (5.11, 7.4).
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        match &event.kind {
+            EventKind::Touch {
+                square,
+                adjust: false,
+            } => {
+                self.touched(seq, event.side, *square);
+                self.judge(seq, event)
+            }
+            EventKind::Move { .. } => self.move_after_touch(seq, event),
+            EventKind::Claim {
+                claim: ClaimKind::IllegalMove,
+            } => self.correction_after_touch(seq, event),
+            _ => self.judge(seq, event),
+        }
+    }
+
+    /// A touch of an own movable piece by the side to move binds its move (the first such
+    /// touch; an `adjust` touch binds nothing).
+    fn touched(&mut self, seq: u64, side: Side, square: EventSquare) {
+        if self.touch.is_some() {
+            return;
+        }
+        if let Some(square) = self.touch_binds(side, square) {
+            self.touch = Some(Touch {
+                side,
+                square,
+                at: seq,
+            });
+        }
+    }
+
+    /// A move, bound by its player's touch if there is one.
+    fn move_after_touch(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let touch = self.touch.take();
+        self.touch_used = touch.filter(|t| t.side == event.side);
+        match self.touch_used {
+            Some(touch) => self.apply_after_touch(seq, event, touch.square, touch.at),
+            None => self.judge(seq, event),
+        }
+    }
+
+    /// A demand for correction voids the move: the touch binds its replacement.
+    fn correction_after_touch(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let rearm = self
+            .touch_used
+            .filter(|u| u.side == event.side.opponent() && self.correction_pending(u.side));
+        let out = self.judge(seq, event);
+        if rearm.is_some() && !self.correction_pending(event.side.opponent()) {
+            self.touch = rearm;
+        }
+        out
+    }
+
     /// Whether touching `square` binds `side` (5.11): it is the side to move, the square holds
     /// one of its pieces, and that piece has a legal move.
-    pub fn touch_binds(&self, side: Side, square: EventSquare) -> Option<Square> {
+    fn touch_binds(&self, side: Side, square: EventSquare) -> Option<Square> {
         let square = square.draughts()?;
         let color = color_of(side)?;
         let pos = &self.game.position;
@@ -25,14 +89,14 @@ impl DraughtsTable {
     }
 
     /// Whether an irregular move of `side` awaits the opponent's decision.
-    pub fn correction_pending(&self, side: Side) -> bool {
+    fn correction_pending(&self, side: Side) -> bool {
         self.pending.as_ref().is_some_and(|p| p.side == side)
     }
 
     /// A move after `side` touched its movable piece on `touched` at event `touched_at`: a
     /// legal move of another piece is the irregularity of 5.11/7.4; anything else is judged
     /// as any move is.
-    pub fn apply_after_touch(
+    fn apply_after_touch(
         &mut self,
         seq: u64,
         event: &Event,
@@ -43,10 +107,10 @@ impl DraughtsTable {
             from, to, captures, ..
         } = &event.kind
         else {
-            return self.apply(seq, event);
+            return self.judge(seq, event);
         };
         let (Some(from), Some(to)) = (from.draughts(), to.draughts()) else {
-            return self.apply(seq, event);
+            return self.judge(seq, event);
         };
         let captures: Option<Vec<Square>> = captures
             .as_ref()
@@ -71,11 +135,12 @@ impl DraughtsTable {
                     // Playing on accepts the opponent's irregular move (7.7).
                     self.pending = None;
                 }
-                let mut ruling = self.irregular(seq, event.side, mv, &why, "draughts 5.11");
+                let mut ruling =
+                    self.irregular(seq, event.side, mv, &why, Article::Draughts("5.11"));
                 ruling.evidence = vec![touched_at, seq];
                 vec![ruling]
             }
-            _ => self.apply(seq, event),
+            _ => self.judge(seq, event),
         }
     }
 }

@@ -4,13 +4,13 @@
 
 use crate::event::{ClaimKind, Procedure, Side};
 use crate::games::xiangqi::Color;
+use crate::referee::Article;
 
 use super::judgment::Judgment;
 use super::move_limit::count_words;
 use super::standing::Order;
 use super::verdict::Verdict;
 use super::{XiangqiTable, material, name};
-use crate::referee::ruling::Effect;
 use crate::referee::{Ruling, RulingKind};
 
 /// What a cycle judgment comes to, as the claim kinds name it.
@@ -49,7 +49,7 @@ impl XiangqiTable {
             count_words(self.position.halfmove_clock()),
             self.limit.moves
         );
-        rejected(seq, side, "move_limit", &why, "xiangqi 4.2")
+        rejected(seq, side, "move_limit", &why, Article::Xiangqi("4.2"))
     }
 
     fn claim_material(&self, seq: u64, side: Side) -> Ruling {
@@ -61,7 +61,13 @@ impl XiangqiTable {
              still possible (xiangqi 4.2)",
             material::pieces_left(&self.position)
         );
-        rejected(seq, side, "insufficient_material", &why, "xiangqi 4.2")
+        rejected(
+            seq,
+            side,
+            "insufficient_material",
+            &why,
+            Article::Xiangqi("4.2"),
+        )
     }
 
     fn claim_cycle(&mut self, seq: u64, side: Side, claim: ClaimKind) -> Ruling {
@@ -71,7 +77,7 @@ impl XiangqiTable {
                 side,
                 claim.as_str(),
                 "only a player may claim",
-                "xiangqi 25.1",
+                Article::Xiangqi("25.1"),
             );
         };
         // A claim asks for the judgment now: under the CXA's automatic procedure once the
@@ -92,7 +98,7 @@ impl XiangqiTable {
                 "the current position has not occurred {needed} times since the last capture, \
                  so there is no cycle to judge (xiangqi 25.1)"
             );
-            return rejected(seq, side, claim.as_str(), &why, "xiangqi 25.1");
+            return rejected(seq, side, claim.as_str(), &why, Article::Xiangqi("25.1"));
         };
         if !self.automatic_cycles {
             return self.ask_arbiters(seq, side, claim, &judgment);
@@ -114,7 +120,7 @@ impl XiangqiTable {
         );
         let mut evidence = verdict.evidence;
         evidence.push(seq);
-        rejected(seq, side, claim.as_str(), &why, &verdict.rule).with_evidence(evidence)
+        rejected(seq, side, claim.as_str(), &why, verdict.article).with_evidence(evidence)
     }
 }
 
@@ -165,7 +171,7 @@ impl XiangqiTable {
                      event {}, so no drawn cycle stands (xiangqi 4.2)",
                     drawn.seq
                 );
-                rejected(seq, side, "repetition", &why, "xiangqi 4.2")
+                rejected(seq, side, "repetition", &why, Article::Xiangqi("4.2"))
                     .with_evidence(vec![drawn.seq, seq])
             }
             None => {
@@ -174,7 +180,7 @@ impl XiangqiTable {
                      (xiangqi 4.2, 26.2, 26.3)",
                     self.repetition_count
                 );
-                rejected(seq, side, "repetition", &why, "xiangqi 4.2")
+                rejected(seq, side, "repetition", &why, Article::Xiangqi("4.2"))
             }
         }
     }
@@ -210,7 +216,7 @@ impl XiangqiTable {
 }
 
 /// The article cited for the reform's claim card.
-pub(super) const REFORM_CLAIM: &str = "xiangqi reform (seed 001) 请裁";
+pub(super) const REFORM_CLAIM: Article = Article::Xiangqi("reform (seed 001) 请裁");
 
 fn claim_ruling_kind(claim: ClaimKind) -> RulingKind {
     match claim {
@@ -230,13 +236,11 @@ fn color_of(side: Side) -> Option<Color> {
 
 /// An untrue claim: rejected, and a foul under the tournament regulations (an untrue
 /// claim is one of the fouls they list). The game goes on.
-fn rejected(seq: u64, side: Side, claim: &str, why: &str, rule: &str) -> Ruling {
+fn rejected(seq: u64, side: Side, claim: &str, why: &str, rule: Article) -> Ruling {
+    let act = format!("{} claimed {claim} at event {seq}, but {why}", name(side));
     let text = format!(
-        "{} claimed {claim} at event {seq}, but {why}. The claim is rejected and, as an \
-         untrue claim, counts as a foul (tournament regulations)",
-        name(side)
+        "{act}. The claim is rejected and, as an untrue claim, counts as a foul (tournament \
+         regulations)"
     );
-    let mut ruling = Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text);
-    ruling.effect = Effect::Foul;
-    ruling
+    Ruling::notice(seq, RulingKind::ClaimRejected, Some(side), rule, text).foul(act)
 }

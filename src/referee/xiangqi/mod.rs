@@ -8,6 +8,7 @@ mod classify;
 mod judgment;
 mod material;
 mod move_limit;
+mod policy;
 mod repetition;
 mod standing;
 mod verdict;
@@ -15,6 +16,7 @@ mod verdict;
 use crate::event::{Event, EventKind, Header, Procedure, RuleSet, Side};
 use crate::games::Variant;
 use crate::games::xiangqi::{Color, Illegal, Move, Position, Square, Status};
+use crate::referee::Article;
 
 use self::judgment::{Judgment, judge_cycle, move_words};
 use self::move_limit::{MoveLimit, count_words};
@@ -340,7 +342,13 @@ impl XiangqiTable {
             count_words(self.position.halfmove_clock()),
             self.limit.moves
         );
-        let mut ruling = Ruling::notice(seq, RulingKind::MoveLimit, None, "xiangqi 4.2", text);
+        let mut ruling = Ruling::notice(
+            seq,
+            RulingKind::MoveLimit,
+            None,
+            Article::Xiangqi("4.2"),
+            text,
+        );
         ruling.effect = Effect::DrawClaimable;
         ruling.with_evidence(evidence)
     }
@@ -356,7 +364,7 @@ impl XiangqiTable {
             seq,
             RulingKind::Repetition,
             None,
-            "xiangqi reform (seed 001) 待判局面",
+            Article::Xiangqi("reform (seed 001) 待判局面"),
             text,
         )
     }
@@ -376,7 +384,12 @@ impl XiangqiTable {
             claim_words(claimant, "insufficient material"),
             material::pieces_left(&self.position)
         );
-        Ruling::draw(seq, RulingKind::InsufficientMaterial, "xiangqi 4.2", text)
+        Ruling::draw(
+            seq,
+            RulingKind::InsufficientMaterial,
+            Article::Xiangqi("4.2"),
+            text,
+        )
     }
 
     fn move_limit(&self, seq: u64, claimant: Option<Side>) -> Ruling {
@@ -390,7 +403,8 @@ impl XiangqiTable {
             count_words(plies),
             self.limit.moves
         );
-        Ruling::draw(seq, RulingKind::MoveLimit, "xiangqi 4.2", text).with_evidence(evidence)
+        Ruling::draw(seq, RulingKind::MoveLimit, Article::Xiangqi("4.2"), text)
+            .with_evidence(evidence)
     }
 
     /// Where the count without capture starts, in words, and the seq of that capture.
@@ -464,7 +478,7 @@ impl XiangqiTable {
             seq,
             RulingKind::InvalidEvent,
             Some(side),
-            "xiangqi 1.2",
+            Article::Xiangqi("1.2"),
             text,
         )
     }
@@ -477,7 +491,13 @@ impl XiangqiTable {
             name(side.opponent()),
             self.move_number(side.opponent())
         );
-        Ruling::loss(seq, RulingKind::IllegalMove, side, "xiangqi 4.1", text)
+        Ruling::loss(
+            seq,
+            RulingKind::IllegalMove,
+            side,
+            Article::Xiangqi("4.1"),
+            text,
+        )
     }
 
     fn illegal(&self, seq: u64, side: Side, played: &str, why: &Illegal) -> Ruling {
@@ -487,7 +507,13 @@ impl XiangqiTable {
             name(side),
             self.move_number(side)
         );
-        Ruling::loss(seq, RulingKind::IllegalMove, side, "xiangqi 4.1", text)
+        Ruling::loss(
+            seq,
+            RulingKind::IllegalMove,
+            side,
+            Article::Xiangqi("4.1"),
+            text,
+        )
     }
 
     fn checkmate(&self, seq: u64, winner: Side, mv: Move) -> Ruling {
@@ -509,7 +535,13 @@ impl XiangqiTable {
             name(loser),
             name(loser)
         );
-        Ruling::loss(seq, RulingKind::Checkmate, loser, "xiangqi 3.1", text)
+        Ruling::loss(
+            seq,
+            RulingKind::Checkmate,
+            loser,
+            Article::Xiangqi("3.1"),
+            text,
+        )
     }
 
     fn stalemate(&self, seq: u64, winner: Side, mv: Move) -> Ruling {
@@ -523,7 +555,13 @@ impl XiangqiTable {
             name(loser),
             self.fen()
         );
-        Ruling::loss(seq, RulingKind::Stalemate, loser, "xiangqi 3.2", text)
+        Ruling::loss(
+            seq,
+            RulingKind::Stalemate,
+            loser,
+            Article::Xiangqi("3.2"),
+            text,
+        )
     }
 
     /// "red's chariot on h9".
@@ -537,17 +575,17 @@ impl XiangqiTable {
 
 /// The kind, article and words of a forbidden cycle: perpetual check (26.1) or another
 /// forbidden cycle against allowed moves (26.4).
-fn forbidden_article(check: bool) -> (RulingKind, &'static str, &'static str) {
+fn forbidden_article(check: bool) -> (RulingKind, Article, &'static str) {
     if check {
         (
             RulingKind::PerpetualCheck,
-            "xiangqi 26.1",
+            Article::Xiangqi("26.1"),
             "a one-sided perpetual check is never allowed",
         )
     } else {
         (
             RulingKind::PerpetualChase,
-            "xiangqi 26.4",
+            Article::Xiangqi("26.4"),
             "forbidden moves against allowed ones",
         )
     }

@@ -14,6 +14,7 @@
 use std::collections::HashSet;
 
 use crate::games::xiangqi::{Color, PositionKey};
+use crate::referee::Article;
 
 /// The arbiter's order that `side` must vary (应当变着).
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub struct Order {
 pub struct DrawnCycle {
     /// Seq of the `draw_claimable` ruling.
     pub seq: u64,
-    pub article: &'static str,
+    pub article: Article,
     pub positions: Vec<PositionKey>,
 }
 

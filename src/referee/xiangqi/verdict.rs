@@ -1,6 +1,7 @@
 //! The verdict on a repeated cycle (xiangqi 26.1-26.4) from the names of each side's moves.
 
 use crate::games::xiangqi::Color;
+use crate::referee::Article;
 
 use super::classify::Class;
 
@@ -51,7 +52,7 @@ pub enum Verdict {
     /// `loser` must vary and, having repeated, loses; `check` says it was perpetual check.
     Loss { loser: Color, check: bool },
     /// A draw, under the article given.
-    Draw { article: &'static str },
+    Draw { article: Article },
 }
 
 /// Xiangqi 26: red's and black's conduct give the verdict.
@@ -59,7 +60,7 @@ pub fn judge(red: Conduct, black: Conduct) -> Verdict {
     use Conduct::{Allowed, Forbidden, PerpetualCheck};
     match (red, black) {
         (PerpetualCheck, PerpetualCheck) => Verdict::Draw {
-            article: "xiangqi 26.3",
+            article: Article::Xiangqi("26.3"),
         },
         (PerpetualCheck, _) => Verdict::Loss {
             loser: Color::Red,
@@ -78,10 +79,10 @@ pub fn judge(red: Conduct, black: Conduct) -> Verdict {
             check: false,
         },
         (Forbidden, Forbidden) => Verdict::Draw {
-            article: "xiangqi 26.3",
+            article: Article::Xiangqi("26.3"),
         },
         (Allowed, Allowed) => Verdict::Draw {
-            article: "xiangqi 26.2",
+            article: Article::Xiangqi("26.2"),
         },
     }
 }
@@ -103,7 +104,7 @@ mod tests {
         assert_eq!(
             judge(Conduct::Allowed, Conduct::Allowed),
             Verdict::Draw {
-                article: "xiangqi 26.2"
+                article: Article::Xiangqi("26.2")
             }
         );
     }

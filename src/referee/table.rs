@@ -1,0 +1,163 @@
+//! The game-specific part of the referee: one table per game, each owning its rule book's
+//! policy (foul limit, draw offers, touch-move, time) and the articles it cites, so that the
+//! shared modules apply a policy without asking which game it is. Dispatch is by the
+//! [`Table`] enum, not a `Box<dyn>`; its `impl` below is the one place that names every game.
+
+use crate::event::{ClaimKind, Event, Header, Side};
+use crate::games::Variant;
+
+use super::article::Article;
+use super::chess_gjq::ChessGjqTable;
+use super::draughts::DraughtsTable;
+use super::offers::OfferRule;
+use super::touch::{TouchRule, View};
+use super::xiangqi::XiangqiTable;
+use super::{Ruling, SetupError};
+
+/// What the shared modules apply of a game's rule book.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// The fouls that lose when the header sets no `foul_limit`; `None`: fouls never lose.
+    pub foul_limit: Option<u32>,
+    /// The article of the loss at the foul limit.
+    pub foul_limit_article: Article,
+    /// The article by which a player who resigns loses.
+    pub resignation: Article,
+    /// The article of time forfeits, flag claims and per-move limits.
+    pub clock: Article,
+    /// When a draw may be offered, and what a forbidden offer costs.
+    pub offers: OfferRule,
+    /// Touch-move as the shared module judges it; `None` where the table judges touches
+    /// itself (draughts 5.11 makes a breach an irregularity the opponent may correct).
+    pub touch: Option<TouchRule>,
+}
+
+/// A flag's fall the rules turn into a draw: the article, and why in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeDraw {
+    pub article: Article,
+    pub why: String,
+}
+
+/// One game's rules as the referee applies them. No method has a default: a new game
+/// states each part of its policy.
+pub trait GameTable {
+    /// The rule book's policy for the shared modules.
+    fn policy(&self) -> Policy;
+    /// The current position as FEN.
+    fn fen(&self) -> String;
+    fn side_to_move(&self) -> Side;
+    /// How a scoresheet writes `event` before it is applied (see [`super::Referee::describe`]).
+    fn describe(&self, event: &Event) -> Option<String>;
+    /// The game's own judgment of an event, after the shared rules.
+    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling>;
+    /// An event judged even after the game's end, and then by the table alone (chess_gjq
+    /// 3.1.4: the secret set-up is opened after the game); `None` for any other event.
+    fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>>;
+    /// What the shared touch-move rule needs of the position, where [`Policy::touch`] is set.
+    fn touch_view(&self) -> Option<View>;
+    /// What stands open and ends the game only on a later event, in words.
+    fn open_conditions(&self) -> Vec<String>;
+    /// Why `flagged`'s flag fall does not lose, if the rules say so.
+    fn time_draw(&self, flagged: Side, header: &Header) -> Option<TimeDraw>;
+    /// A claim judged with the claimant's time left by the referee's clock (`left`, `None`
+    /// without a time control), instead of by [`GameTable::apply`]; `None` for other claims.
+    fn timed_claim(
+        &self,
+        seq: u64,
+        side: Side,
+        claim: ClaimKind,
+        left: Option<i64>,
+    ) -> Option<Ruling>;
+}
+
+/// The game-specific part of the referee, one per variant (an enum, not a `Box<dyn>`).
+#[derive(Clone, Debug)]
+pub enum Table {
+    ChessGjq(ChessGjqTable),
+    Xiangqi(XiangqiTable),
+    Draughts(DraughtsTable),
+}
+
+impl Table {
+    /// The table of the game the header names, at its start position.
+    pub fn new(header: &Header) -> Result<Table, SetupError> {
+        Ok(match header.variant {
+            Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
+            Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
+            Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
+        })
+    }
+
+    /// Draughts: the start position and the moves that stand; `None` for the other games.
+    pub fn draughts_record(
+        &self,
+    ) -> Option<(
+        &crate::games::draughts::Position,
+        &[crate::games::draughts::Move],
+    )> {
+        match self {
+            Table::Draughts(t) => Some(t.record()),
+            Table::ChessGjq(_) | Table::Xiangqi(_) => None,
+        }
+    }
+}
+
+/// Forwards a call to the table of whichever game this is.
+macro_rules! forward {
+    ($table:expr, $t:ident => $call:expr) => {
+        match $table {
+            Table::ChessGjq($t) => $call,
+            Table::Xiangqi($t) => $call,
+            Table::Draughts($t) => $call,
+        }
+    };
+}
+
+impl GameTable for Table {
+    fn policy(&self) -> Policy {
+        forward!(self, t => GameTable::policy(t))
+    }
+
+    fn fen(&self) -> String {
+        forward!(self, t => GameTable::fen(t))
+    }
+
+    fn side_to_move(&self) -> Side {
+        forward!(self, t => GameTable::side_to_move(t))
+    }
+
+    fn describe(&self, event: &Event) -> Option<String> {
+        forward!(self, t => GameTable::describe(t, event))
+    }
+
+    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        forward!(self, t => GameTable::apply(t, seq, event))
+    }
+
+    fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
+        forward!(self, t => GameTable::after_end(t, seq, event))
+    }
+
+    fn touch_view(&self) -> Option<View> {
+        forward!(self, t => GameTable::touch_view(t))
+    }
+
+    fn open_conditions(&self) -> Vec<String> {
+        forward!(self, t => GameTable::open_conditions(t))
+    }
+
+    fn time_draw(&self, flagged: Side, header: &Header) -> Option<TimeDraw> {
+        forward!(self, t => GameTable::time_draw(t, flagged, header))
+    }
+
+    fn timed_claim(
+        &self,
+        seq: u64,
+        side: Side,
+        claim: ClaimKind,
+        left: Option<i64>,
+    ) -> Option<Ruling> {
+        forward!(self, t => GameTable::timed_claim(t, seq, side, claim, left))
+    }
+}
