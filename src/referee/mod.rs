@@ -43,6 +43,16 @@ pub enum SetupError {
     },
 }
 
+/// The position the header starts from: its `start` FEN, or the game's start position.
+/// Written once for every game over the games layer's [`Game`](crate::games::Game) trait.
+fn start_position<G: crate::games::Game>(header: &Header) -> Result<G, SetupError> {
+    G::start(header.start.as_deref()).map_err(|bad| SetupError::BadStart {
+        variant: bad.variant,
+        fen: header.start.clone().unwrap_or_default(),
+        reason: bad.reason,
+    })
+}
+
 /// How the game ended: the result and the seq of the ruling that gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {

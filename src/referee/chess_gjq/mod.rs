@@ -34,14 +34,7 @@ pub struct ChessGjqTable {
 
 impl ChessGjqTable {
     pub fn new(header: &Header) -> Result<ChessGjqTable, SetupError> {
-        let position = match &header.start {
-            None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen).map_err(|e| SetupError::BadStart {
-                variant: Variant::ChessGjq,
-                fen: fen.clone(),
-                reason: e.to_string(),
-            })?,
-        };
+        let position = super::start_position::<Position>(header)?;
         let draws = DrawCounters::new(&position);
         Ok(ChessGjqTable {
             shuffle: Box::new(Shuffle::new(&position)),

@@ -45,14 +45,7 @@ pub struct DraughtsTable {
 
 impl DraughtsTable {
     pub fn new(header: &Header) -> Result<DraughtsTable, SetupError> {
-        let position = match &header.start {
-            None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen).map_err(|e| SetupError::BadStart {
-                variant: Variant::Draughts,
-                fen: fen.clone(),
-                reason: e.to_string(),
-            })?,
-        };
+        let position = super::start_position::<Position>(header)?;
         let game = Game {
             seen: HashMap::from([(position.clone(), vec![0])]),
             counts: DrawCounts::at_start(&position),

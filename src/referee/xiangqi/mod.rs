@@ -55,14 +55,7 @@ const REFORM_REPETITIONS: u32 = 6;
 
 impl XiangqiTable {
     pub fn new(header: &Header) -> Result<XiangqiTable, SetupError> {
-        let position = match &header.start {
-            None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen).map_err(|e| SetupError::BadStart {
-                variant: Variant::Xiangqi,
-                fen: fen.clone(),
-                reason: e.to_string(),
-            })?,
-        };
+        let position = super::start_position::<Position>(header)?;
         let reform = header.rules.rule_set == Some(RuleSet::Reform);
         let default_count = if reform {
             REFORM_REPETITIONS
