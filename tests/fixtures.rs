@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use referee::event::{GameLog, event_to_json, parse_log};
 use referee::log::Log;
 use referee::referee::replay;
-use referee::service::load_log;
 use referee::service::proto;
+use referee::stored::load_log;
 use serde_json::{Value, json};
 
 use crate::common::{TestServer, repo_path};
