@@ -277,7 +277,7 @@ async fn play_over_grpc(
 }
 
 /// The proto event for a log line, written field by field as a board's programmer would.
-fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event {
+pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event {
     use proto::event::Kind;
     let v: Value = serde_json::from_str(line).expect("json");
     let s = |k: &str| {
