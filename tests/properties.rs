@@ -164,7 +164,7 @@ async fn agrees(
 
 async fn create_all(service: &Service<SledLog>) {
     for (i, variant) in VARIANTS.into_iter().enumerate() {
-        let header = header_to_proto(&Header::new(variant, &format!("g{i}")));
+        let header = header_to_proto(&Header::new(variant, format!("g{i}")));
         let request = Request::new(proto::CreateGameRequest {
             header: Some(header),
         });
