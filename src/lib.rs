@@ -28,3 +28,4 @@ pub mod log;
 pub(crate) mod quote;
 pub mod referee;
 pub mod service;
+pub mod stored;

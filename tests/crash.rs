@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use referee::log::{Log, SledLog};
 use referee::referee::replay;
-use referee::service::load_log;
 use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
+use referee::stored::load_log;
 
 /// Concurrent board streams, one game each (issue: 64 concurrent boards).
 const GAMES: usize = 64;

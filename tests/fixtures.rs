@@ -1,7 +1,8 @@
 //! The replay fixtures (`replay-fixtures/**/*.jsonl`) are golden files: each holds a log and,
-//! in `#> ` comment lines, the rulings it must give, exactly. Every fixture runs through three
+//! in `#> ` comment lines, the rulings it must give, exactly. Every fixture runs through four
 //! paths that must agree: the pure fold, the gRPC service in-process (one event per append,
-//! as a board sends them), and the log reopened from disk.
+//! as a board sends them), a console watching the game as it is played (`WatchGame` from seq
+//! 0, fed by the live referee), and the log reopened from disk.
 //!
 //! `REFEREE_BLESS=1 cargo test fixtures` rewrites the `#> ` lines from the pure fold; review
 //! the diff before committing it.
@@ -11,9 +12,12 @@ use std::path::{Path, PathBuf};
 use referee::event::{GameLog, event_to_json, parse_log};
 use referee::log::Log;
 use referee::referee::replay;
-use referee::service::load_log;
 use referee::service::proto;
+use referee::stored::load_log;
 use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+use tokio_stream::StreamExt;
 
 use crate::common::{TestServer, repo_path};
 
@@ -173,8 +177,58 @@ fn proto_value(r: &proto::Ruling) -> Value {
     v
 }
 
-/// Creates the fixture's game and sends its events one append at a time.
-async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, String> {
+/// What a console gets for a game played through while it watches from seq 0: the rulings,
+/// once it has been sent every event and as many rulings as the fixture expects (and then
+/// anything more that follows at once).
+async fn watch_rulings(server: &TestServer, f: &Fixture) -> JoinHandle<Result<Vec<Value>, String>> {
+    let request = proto::WatchGameRequest {
+        game: f.name.clone(),
+        from_seq: 0,
+    };
+    let stream = server.client().await.watch_game(request).await;
+    let (name, events, rulings) = (f.name.clone(), f.log.events.len(), f.expected.len());
+    tokio::spawn(async move {
+        let mut stream = stream
+            .map_err(|e| format!("{name}: watch: {e}"))?
+            .into_inner();
+        let mut seen = (0, Vec::new());
+        let enough = |seen: &(usize, Vec<Value>)| seen.0 == events && seen.1.len() >= rulings;
+        while !enough(&seen) {
+            let next = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
+            let Ok(Some(item)) = next else {
+                return Err(format!("{name}: WatchGame stopped after {} events", seen.0));
+            };
+            take(item, &mut seen).map_err(|e| format!("{name}: WatchGame: {e}"))?;
+        }
+        while let Ok(Some(item)) =
+            tokio::time::timeout(Duration::from_millis(10), stream.next()).await
+        {
+            take(item, &mut seen).map_err(|e| format!("{name}: WatchGame: {e}"))?;
+        }
+        Ok(seen.1)
+    })
+}
+
+/// Counts an event, or keeps a ruling.
+fn take(
+    item: Result<proto::WatchGameResponse, tonic::Status>,
+    seen: &mut (usize, Vec<Value>),
+) -> Result<(), tonic::Status> {
+    use proto::watch_game_response::Item;
+    match item?.item {
+        Some(Item::Event(_)) => seen.0 += 1,
+        Some(Item::Ruling(r)) => seen.1.push(proto_value(&r)),
+        Some(Item::Header(_)) | None => {}
+    }
+    Ok(())
+}
+
+/// Creates the fixture's game and sends its events one append at a time while a console
+/// watches; the rulings of the acks, and the console's.
+async fn play_over_grpc(
+    server: &TestServer,
+    f: &Fixture,
+) -> Result<(Vec<Value>, Vec<Value>), String> {
     let mut client = server.client().await;
     let mut header = f.log.header.clone();
     header.id = f.name.clone();
@@ -185,6 +239,7 @@ async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, 
         })
         .await
         .map_err(|e| format!("{}: create: {e}", f.name))?;
+    let watching = watch_rulings(server, f).await;
     let mut rulings = Vec::new();
     for (seq, event) in (1u64..).zip(&f.log.events) {
         let line = event_to_json(event, header.variant);
@@ -217,11 +272,12 @@ async fn play_over_grpc(server: &TestServer, f: &Fixture) -> Result<Vec<Value>, 
             f.name
         ));
     }
-    Ok(rulings)
+    let watched = watching.await.expect("watch task")?;
+    Ok((rulings, watched))
 }
 
 /// The proto event for a log line, written field by field as a board's programmer would.
-fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event {
+pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event {
     use proto::event::Kind;
     let v: Value = serde_json::from_str(line).expect("json");
     let s = |k: &str| {
@@ -285,7 +341,10 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
     let mut failures = Vec::new();
     for f in &all {
         match play_over_grpc(&server, f).await {
-            Ok(actual) => failures.extend(check(f, "the gRPC service", &actual).err()),
+            Ok((acks, watched)) => {
+                failures.extend(check(f, "the gRPC service", &acks).err());
+                failures.extend(check(f, "WatchGame", &watched).err());
+            }
             Err(e) => failures.push(e),
         }
     }

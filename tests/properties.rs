@@ -1,14 +1,20 @@
-//! Property tests: random event sequences (legal and illegal, all three games) never panic the
-//! referee, and folding them one by one equals a full replay from any prefix; the JSONL and
-//! protobuf decoders refuse garbage without panicking. `PROPTEST_CASES=100000 cargo test
-//! --test tests properties` runs them longer.
+//! Property tests: random event sequences (legal and illegal, all three games) appended to the
+//! service through restarts and evictions of its live cache leave the service's cached state
+//! equal to a fresh replay from storage; the JSONL and protobuf decoders refuse garbage
+//! without panicking. `PROPTEST_CASES=100000 cargo test --test tests properties` runs them
+//! longer.
 
 use proptest::prelude::*;
 use prost::Message;
+use referee::event::event_to_json;
 use referee::event::{Event, EventKind, Header, Side, Square, parse_log};
 use referee::games::Variant;
-use referee::referee::{Referee, replay};
-use referee::service::proto;
+use referee::log::SledLog;
+use referee::referee::Referee;
+use referee::service::proto::referee_server::Referee as _;
+use referee::service::{CacheLimits, Service, header_to_proto, proto};
+use referee::stored::Fold;
+use tonic::Request;
 
 fn square(variant: Variant, n: u8) -> Square {
     match variant {
@@ -89,31 +95,147 @@ fn plausible_move(referee: &Referee, (_, a, b, _): (u8, u8, u8, bool)) -> Option
     })
 }
 
-fn variants() -> impl Strategy<Value = Variant> {
-    prop_oneof![
-        Just(Variant::ChessGjq),
-        Just(Variant::Xiangqi),
-        Just(Variant::Draughts)
-    ]
+/// What a random run does next.
+#[derive(Clone, Debug)]
+enum Step {
+    /// Appends the next `count` events of game `game` in one request.
+    Append { game: usize, count: usize },
+    /// Drops the service and its log, and opens both again on the same directory.
+    Restart,
+}
+
+fn steps() -> impl Strategy<Value = Vec<Step>> {
+    let step = prop_oneof![
+        8 => (0..VARIANTS.len(), 1usize..5).prop_map(|(game, count)| Step::Append { game, count }),
+        1 => Just(Step::Restart),
+    ];
+    prop::collection::vec(step, 1..24)
+}
+
+/// One game of each variant, while the cache holds only two: every other step evicts one.
+const VARIANTS: [Variant; 3] = [Variant::ChessGjq, Variant::Xiangqi, Variant::Draughts];
+const CACHE: CacheLimits = CacheLimits {
+    max_games: 2,
+    idle: std::time::Duration::from_secs(3600),
+};
+
+/// A service over the store in `dir`, with the small cache.
+fn open(dir: &std::path::Path) -> (Service<SledLog>, SledLog) {
+    let log = SledLog::open(dir).expect("open");
+    (Service::new(log.clone()).with_cache_limits(CACHE), log)
+}
+
+/// The game's state as the service has it (cached: it was just used) equals a replay of its
+/// stored log from scratch.
+async fn agrees(
+    service: &Service<SledLog>,
+    log: &SledLog,
+    game: &str,
+) -> Result<(), TestCaseError> {
+    let request = Request::new(proto::GetGameRequest { game: game.into() });
+    let cached = service.get_game(request).await.expect("get").into_inner();
+    let fresh = Fold::load(log, game, None).expect("replay from storage");
+    let referee = &fresh.referee;
+    prop_assert_eq!(cached.seq, referee.last_seq());
+    prop_assert_eq!(&cached.fen, &referee.fen());
+    prop_assert_eq!(cached.head_hash, hex::encode(fresh.head_hash));
+    prop_assert_eq!(
+        cached.result,
+        referee.ending().map(|e| e.result.as_str().to_string())
+    );
+    let rulings: Vec<_> = cached
+        .rulings
+        .iter()
+        .map(|r| (r.at, r.kind.clone(), r.text.clone()))
+        .collect();
+    let replayed: Vec<_> = referee
+        .rulings()
+        .iter()
+        .map(|r| (r.at, r.kind.as_str().to_string(), r.text.clone()))
+        .collect();
+    prop_assert_eq!(rulings, replayed);
+    prop_assert!(
+        service.live_games() <= CACHE.max_games,
+        "{} games cached",
+        service.live_games()
+    );
+    Ok(())
+}
+
+async fn create_all(service: &Service<SledLog>) {
+    for (i, variant) in VARIANTS.into_iter().enumerate() {
+        let header = header_to_proto(&Header::new(variant, format!("g{i}")));
+        let request = Request::new(proto::CreateGameRequest {
+            header: Some(header),
+        });
+        service.create_game(request).await.expect("create");
+    }
+}
+
+/// Appends events `next..next + count` of `events` to game `game`.
+async fn append(service: &Service<SledLog>, game: usize, events: &[Event], next: usize) {
+    let variant = VARIANTS[game];
+    let new = events.iter().zip(next..).map(|(e, i)| proto::NewEvent {
+        event_id: format!("e{i}"),
+        event: Some(crate::fixtures::proto_event(
+            &event_to_json(e, variant),
+            variant,
+        )),
+    });
+    let request = Request::new(proto::AppendEventsRequest {
+        game: format!("g{game}"),
+        expected_seq: u64::try_from(next + 1).expect("seq"),
+        events: new.collect(),
+    });
+    service.append_events(request).await.expect("append");
+}
+
+/// Plays `steps` over the three games' `events`, checking the game used after every step
+/// and every game at the end.
+async fn run(steps: Vec<Step>, events: [Vec<Event>; 3]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut service, mut log) = open(dir.path());
+    create_all(&service).await;
+    let mut next = [0usize; 3];
+    for step in steps {
+        match step {
+            Step::Append { game, count } => {
+                let end = (next[game] + count).min(events[game].len());
+                if end > next[game] {
+                    append(&service, game, &events[game][next[game]..end], next[game]).await;
+                    next[game] = end;
+                }
+                agrees(&service, &log, &format!("g{game}")).await?;
+            }
+            Step::Restart => {
+                drop((service, log));
+                crate::common::released(dir.path());
+                (service, log) = open(dir.path());
+            }
+        }
+    }
+    for game in 0..VARIANTS.len() {
+        agrees(&service, &log, &format!("g{game}")).await?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_cached_state_equals_a_fresh_replay_through_appends_restarts_and_evictions(
+        steps in steps(),
+        raw in prop::collection::vec(any::<(u8, u8, u8, bool)>(), 0..60),
+    ) {
+        let events = VARIANTS.map(|variant| events_for(variant, &raw));
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(run(steps, events))?;
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-
-    #[test]
-    fn incremental_rulings_equal_a_full_replay(variant in variants(), raw in prop::collection::vec(any::<(u8, u8, u8, bool)>(), 0..120), cut in 0usize..120) {
-        let events = events_for(variant, &raw);
-        let header = Header::new(variant, "p");
-        let full = replay(&header, &events).expect("replay");
-        let cut = cut.min(events.len());
-        let mut live = replay(&header, &events[..cut]).expect("prefix");
-        for (seq, e) in (u64::try_from(cut).expect("seq") + 1..).zip(&events[cut..]) {
-            live.apply(seq, e);
-        }
-        prop_assert_eq!(live.rulings(), full.rulings());
-        prop_assert_eq!(live.fen(), full.fen());
-        prop_assert_eq!(live.ending(), full.ending());
-    }
 
     #[test]
     fn the_jsonl_reader_never_panics(text in "\\PC{0,300}", lines in prop::collection::vec("[ -~]{0,80}", 0..6)) {

@@ -281,7 +281,7 @@ async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
     use proto::play_response::Outcome;
     assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
     assert!(
-        matches!(&outcomes[1], Outcome::Refusal(r) if r.code == "FailedPrecondition" && r.last_seq == Some(1)),
+        matches!(&outcomes[1], Outcome::Refusal(r) if r.code == "FAILED_PRECONDITION" && r.last_seq == Some(1)),
         "{:?}",
         outcomes[1]
     );

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::log::{Log, Record};
 use crate::referee::Referee;
-use crate::service::load_log;
+use crate::stored::{self, load_log};
 
 use super::Error;
 use super::key::public_key_hex;
@@ -16,7 +16,7 @@ use super::key::public_key_hex;
 /// The bundle of `game`, signed with `key`.
 pub fn export<L: Log>(log: &L, game: &str, key: &SigningKey, now_ms: u64) -> Result<String, Error> {
     let loaded = load_log(log, game, None).map_err(|e| match e {
-        crate::service::Error::Rejected(crate::log::Rejection::UnknownGame { .. }) => {
+        stored::Error::Rejected(crate::log::Rejection::UnknownGame { .. }) => {
             Error::UnknownGame(game.to_string())
         }
         other => Error::Log(other.to_string()),

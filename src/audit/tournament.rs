@@ -14,8 +14,7 @@ use serde_json::{Value, json};
 use crate::event::{GameResult, Side};
 use crate::games::Variant;
 use crate::log::Log;
-use crate::referee::Referee;
-use crate::service::load_log;
+use crate::stored::Fold;
 
 use super::Error;
 use super::bundle::sign;
@@ -179,16 +178,9 @@ type Row = (String, String, Variant, Option<GameResult>);
 
 /// A game's line: its result re-derived with this build's rules, and its chain head.
 fn game_line<L: Log>(log: &L, game: &str, pairings: &Pairings) -> Result<(Value, Row), Error> {
-    let loaded = load_log(log, game, None).map_err(|e| Error::Log(e.to_string()))?;
-    let mut referee = Referee::new(&loaded.header).map_err(|e| Error::Log(e.to_string()))?;
-    for (record, event) in &loaded.events {
-        referee.apply(record.seq, event);
-    }
-    let variant = loaded.header.variant;
-    let head = loaded
-        .events
-        .last()
-        .map_or(&loaded.header_record, |(r, _)| r);
+    let Fold { referee, head_hash } =
+        Fold::load(log, game, None).map_err(|e| Error::Log(e.to_string()))?;
+    let variant = referee.header().variant;
     let result = referee.ending().map(|e| e.result);
     let first = pairings.player(game, variant, Side::First);
     let second = pairings.player(game, variant, Side::Second);
@@ -201,8 +193,8 @@ fn game_line<L: Log>(log: &L, game: &str, pairings: &Pairings) -> Result<(Value,
         "result": result.map(GameResult::as_str),
         "at": referee.ending().map(|e| e.at),
         "points": result.map(|r| score(variant, r).map(points)),
-        "last_seq": head.seq,
-        "head_hash": hex::encode(head.hash),
+        "last_seq": referee.last_seq(),
+        "head_hash": hex::encode(head_hash),
     });
     Ok((line, (first, second, variant, result)))
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::games::Variant;
 use crate::log::SledLog;
 use crate::referee::replay;
-use crate::service::load_log;
+use crate::stored::load_log;
 
 use super::pdn::pdn_from_referee;
 

@@ -62,6 +62,13 @@ enum Command {
         /// log then gets 2 s before the process exits anyway (a second signal: at once).
         #[arg(long, default_value_t = millis(service::SHUTDOWN_GRACE))]
         shutdown_grace_ms: u64,
+        /// Most games whose referee is kept in memory; past it the least recently used game
+        /// nobody watches is dropped, and replayed from the log when next used.
+        #[arg(long, default_value_t = service::CacheLimits::DEFAULT.max_games)]
+        live_games: usize,
+        /// Seconds a game may go unused before its referee is dropped from memory.
+        #[arg(long, default_value_t = service::CacheLimits::DEFAULT.idle.as_secs())]
+        live_idle_secs: u64,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -269,6 +276,8 @@ pub fn run() -> ExitCode {
             burst_per_token,
             watcher_lag_ms,
             shutdown_grace_ms,
+            live_games,
+            live_idle_secs,
         } => serve::run(&serve::Options {
             addr,
             data,
@@ -282,6 +291,10 @@ pub fn run() -> ExitCode {
             },
             watcher_lag: std::time::Duration::from_millis(watcher_lag_ms),
             shutdown_grace: std::time::Duration::from_millis(shutdown_grace_ms),
+            cache: service::CacheLimits {
+                max_games: live_games,
+                idle: std::time::Duration::from_secs(live_idle_secs),
+            },
         }),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Import {

@@ -24,6 +24,8 @@ pub struct Options {
     pub watcher_lag: Duration,
     /// How long requests in flight get after the stop signal.
     pub shutdown_grace: Duration,
+    /// How many games' referees stay in memory, and for how long unused.
+    pub cache: service::CacheLimits,
 }
 
 /// What is left of shutdown once the server has stopped (dropping the connections, closing
@@ -69,7 +71,8 @@ async fn serve(
         .with_audit_key(key)
         .with_limits(options.limits)
         .with_watcher_lag(options.watcher_lag)
-        .with_shutdown_grace(options.shutdown_grace);
+        .with_shutdown_grace(options.shutdown_grace)
+        .with_cache_limits(options.cache);
     let served = service::serve_with(listener, service, tls, shutdown).await;
     exit_after(EXIT_MARGIN, "closing the log");
     drop(log_to_close);
@@ -117,6 +120,10 @@ pub fn run(options: &Options) -> ExitCode {
             "referee: --max-streams-per-token, --rate-per-token and --burst-per-token must be \
              positive (a token could do nothing at all)"
         );
+        return ExitCode::from(2);
+    }
+    if options.cache.max_games == 0 {
+        eprintln!("referee: --live-games must be positive (a game is in memory while used)");
         return ExitCode::from(2);
     }
     if options.watcher_lag.is_zero() {

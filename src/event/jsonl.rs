@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::games::Variant;
 use crate::quote::quote;
 
+use super::check;
 use super::{
     ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
     Period, Procedure, RuleOptions, RuleSet, Side, Square,
@@ -241,8 +242,8 @@ fn header_from_value(value: Value) -> Result<Header, String> {
 fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, String> {
     let mut f = Fields::new(value, "\"rules\"")?;
     let rules = RuleOptions {
-        move_limit: positive(f.uint32("move_limit")?, "move_limit")?,
-        foul_limit: positive(f.uint32("foul_limit")?, "foul_limit")?,
+        move_limit: f.uint32("move_limit")?,
+        foul_limit: f.uint32("foul_limit")?,
         illegal_move: named(
             f.string("illegal_move")?,
             "illegal_move",
@@ -253,26 +254,8 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
         procedure: named(f.string("procedure")?, "procedure", Procedure::parse)?,
     };
     f.finish()?;
-    if let Some(n) = rules.repetition_count.filter(|n| !(2..=10).contains(n)) {
-        return Err(format!("\"repetition_count\" must be 2 to 10, found {n}"));
-    }
-    if rules.move_limit.is_some() && variant == Variant::Draughts {
-        return Err("\"move_limit\" is not a rule of draughts".into());
-    }
-    if rules.rule_set.is_some() && variant != Variant::Xiangqi {
-        return Err(format!("\"rule_set\" is not a rule option of {variant}"));
-    }
-    if rules.procedure.is_some() && variant != Variant::Xiangqi {
-        return Err(format!("\"procedure\" is not a rule option of {variant}"));
-    }
+    check::rules(&rules, variant)?;
     Ok(rules)
-}
-
-fn positive(value: Option<u32>, key: &str) -> Result<Option<u32>, String> {
-    match value {
-        Some(0) => Err(format!("\"{key}\" must be at least 1")),
-        other => Ok(other),
-    }
 }
 
 fn named<T>(
@@ -305,11 +288,8 @@ fn clock_from_value(value: Value) -> Result<ClockControl, String> {
         per_move_after_ms: f.uint("per_move_after_ms")?,
     };
     f.finish()?;
-    match (clock.initial_ms.is_some(), clock.periods.is_empty()) {
-        (false, true) => Err("\"clock\" needs \"initial_ms\" or \"periods\"".into()),
-        (true, false) => Err("\"clock\" has both \"initial_ms\" and \"periods\"; give one".into()),
-        _ => Ok(clock),
-    }
+    check::clock(&clock)?;
+    Ok(clock)
 }
 
 fn period_from_value(value: Value, index: usize) -> Result<Period, String> {
@@ -320,10 +300,9 @@ fn period_from_value(value: Value, index: usize) -> Result<Period, String> {
         .ok_or(format!("{what} has no \"moves\""))?;
     let ms = f.uint("ms")?.ok_or(format!("{what} has no \"ms\""))?;
     f.finish()?;
-    if moves == 0 || ms == 0 {
-        return Err(format!("{what} must have moves and ms above 0"));
-    }
-    Ok(Period { moves, ms })
+    let period = Period { moves, ms };
+    check::period(&period, index)?;
+    Ok(period)
 }
 
 fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<Event, String> {
@@ -356,7 +335,7 @@ fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<
     }
     let kind = event_kind(&mut f, &kind_name, variant)?;
     f.finish()?;
-    check_side(&kind, side)?;
+    check::side(&kind, side)?;
     Ok(Event { side, ts_ms, kind })
 }
 
@@ -435,18 +414,12 @@ fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
     let from = square(f, "from", variant)?;
     let to = square(f, "to", variant)?;
     let promotion = f.string("promotion")?;
-    let promotion = match promotion {
-        None => None,
-        Some(_) if variant != Variant::ChessGjq => {
-            return Err(format!("\"promotion\" is not a field of a {variant} move"));
-        }
-        Some(p) => Some(letter(&p, "promotion", "qrbn")?),
-    };
+    let promotion = promotion
+        .map(|p| check::promotion(variant, &p))
+        .transpose()?;
     let captures = match f.take("captures") {
         None => None,
-        Some(_) if variant != Variant::Draughts => {
-            return Err(format!("\"captures\" is not a field of a {variant} move"));
-        }
+        Some(_) if let Err(e) = check::captures(variant) => return Err(e),
         Some(Value::Array(items)) => Some(
             items
                 .iter()
@@ -464,38 +437,18 @@ fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
 }
 
 fn reveal_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
-    if variant != Variant::ChessGjq {
-        return Err(format!(
-            "reveal events exist only in chess_gjq, not in {variant}"
-        ));
-    }
+    check::reveal(variant)?;
     let square = square(f, "square", variant)?;
-    let piece = letter(&f.required_string("piece")?, "piece", "QRBNP")?;
+    let piece = check::revealed_piece(&f.required_string("piece")?)?;
     let promotion = f
         .string("promotion")?
-        .map(|p| letter(&p, "promotion", "QRBNqrbn"))
+        .map(|p| check::revealed_promotion(&p))
         .transpose()?;
     Ok(EventKind::Reveal {
         square,
         piece,
         promotion,
     })
-}
-
-fn letter(text: &str, key: &str, allowed: &str) -> Result<char, String> {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) if allowed.contains(c) => Ok(c),
-        _ => Err(format!(
-            "\"{key}\" must be one of {}, found {}",
-            allowed
-                .chars()
-                .map(String::from)
-                .collect::<Vec<_>>()
-                .join(" "),
-            quote(text)
-        )),
-    }
 }
 
 fn clock_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
@@ -518,33 +471,13 @@ fn arbiter_kind(f: &mut Fields) -> Result<EventKind, String> {
     let ruling = f.uint("ruling")?;
     let result = named(f.string("result")?, "result", GameResult::parse)?;
     let text = f.string("text")?;
-    if decision == Decision::Declare && result.is_none() {
-        return Err("an arbiter \"declare\" needs a \"result\"".into());
-    }
-    if matches!(decision, Decision::Uphold | Decision::Overturn) && ruling.is_none() {
-        return Err(format!(
-            "an arbiter \"{decision}\" needs the \"ruling\" it concerns"
-        ));
-    }
+    check::arbiter(decision, ruling, result)?;
     Ok(EventKind::Arbiter {
         decision,
         ruling,
         result,
         text,
     })
-}
-
-/// Players make moves and claims; only the arbiter gives an arbiter's word.
-fn check_side(kind: &EventKind, side: Side) -> Result<(), String> {
-    let arbiter_event = matches!(kind, EventKind::Arbiter { .. });
-    match (arbiter_event, side) {
-        (true, Side::Arbiter) | (false, Side::First | Side::Second) => Ok(()),
-        (true, _) => Err("an arbiter event must have \"side\":\"arbiter\"".into()),
-        (false, _) => Err(format!(
-            "a {} event is a player's; its side cannot be the arbiter",
-            kind.type_name()
-        )),
-    }
 }
 
 /// The canonical header line.

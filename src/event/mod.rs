@@ -4,6 +4,7 @@
 //! fields, squares that exist on this game's board). Whether an event breaks a rule of the
 //! game is the referee's business: it becomes a ruling, never a refused write.
 
+pub mod check;
 mod header;
 mod jsonl;
 mod square;

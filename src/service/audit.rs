@@ -9,7 +9,8 @@ use crate::audit::{self, Pairings};
 use crate::log::Log;
 
 use super::caller::Caller;
-use super::{Error, Service, load_log, proto};
+use super::{Error, Service, proto};
+use crate::stored::load_log;
 
 impl<L: Log> Service<L> {
     /// The service signing audit exports with `key` (the data directory's, in `serve`).

@@ -1,6 +1,7 @@
 //! Proto messages to and from the event model. Errors name the field's path in the request
 //! (`events[2].event.move.from`), so a board's programmer can find the mistake at once.
 
+use crate::event::check;
 use crate::event::{
     ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
     Period, Procedure, RuleOptions, RuleSet, Side, Square,
@@ -31,16 +32,18 @@ pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
         .transpose()?
         .unwrap_or_default();
     let clock = h.clock.map(clock_from_proto).transpose()?;
-    let header = Header {
+    // The same checks as a header line's, shared with the interchange format.
+    check::rules(&rules, variant).map_err(|m| Error::invalid("header.rules", m))?;
+    if let Some(clock) = &clock {
+        check::clock(clock).map_err(|m| Error::invalid("header.clock", m))?;
+    }
+    Ok(Header {
         variant,
         id: h.id,
         start: Some(h.start).filter(|s| !s.is_empty()),
         rules,
         clock,
-    };
-    // The interchange format is the one place that validates a header: go through it.
-    let line = crate::event::header_to_json(&header);
-    crate::event::header_from_json(&line).map_err(|e| Error::invalid("header", e))
+    })
 }
 
 fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
@@ -145,15 +148,20 @@ pub fn event_from_proto(e: proto::Event, variant: Variant, path: &str) -> Result
     let kind = e
         .kind
         .ok_or_else(|| Error::invalid(path, "the event has no kind (touch, move, reveal, ...)"))?;
-    let event = Event {
+    let kind = kind_from_proto(kind, variant, path)?;
+    // The same checks as a log line's (shared with the interchange format), so a gRPC event
+    // is refused exactly when the same line would be.
+    check::side(&kind, side).map_err(|m| Error::invalid(format!("{path}.side"), m))?;
+    Ok(Event {
         side,
         ts_ms: e.ts_ms,
-        kind: kind_from_proto(kind, variant, path)?,
-    };
-    // Side and per-variant checks live in the interchange format: round-trip through it so
-    // a gRPC event is refused exactly when the same log line would be.
-    let line = crate::event::event_to_json(&event, variant);
-    crate::event::event_from_json(&line, variant, None).map_err(|m| Error::invalid(path, m))
+        kind,
+    })
+}
+
+/// A shared check's message as an error naming the request's field.
+fn at(field: impl FnOnce() -> String) -> impl FnOnce(String) -> Error {
+    move |message| Error::invalid(field(), message)
 }
 
 fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Result<EventKind> {
@@ -164,30 +172,20 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
             square: sq(&t.square, "touch.square")?,
             adjust: t.adjust,
         },
-        Kind::Move(m) => EventKind::Move {
-            from: sq(&m.from, "move.from")?,
-            to: sq(&m.to, "move.to")?,
-            promotion: m
-                .promotion
-                .map(|p| letter(&p, &format!("{path}.move.promotion")))
-                .transpose()?,
-            captures: (!m.captures.is_empty())
-                .then(|| {
-                    m.captures
-                        .iter()
-                        .map(|c| sq(c, "move.captures"))
-                        .collect::<Result<Vec<_>>>()
-                })
-                .transpose()?,
-        },
-        Kind::Reveal(r) => EventKind::Reveal {
-            square: sq(&r.square, "reveal.square")?,
-            piece: letter(&r.piece, &format!("{path}.reveal.piece"))?,
-            promotion: r
-                .promotion
-                .map(|p| letter(&p, &format!("{path}.reveal.promotion")))
-                .transpose()?,
-        },
+        Kind::Move(m) => move_from_proto(m, variant, path)?,
+        Kind::Reveal(r) => {
+            check::reveal(variant).map_err(at(|| format!("{path}.reveal")))?;
+            EventKind::Reveal {
+                square: sq(&r.square, "reveal.square")?,
+                piece: check::revealed_piece(&r.piece)
+                    .map_err(at(|| format!("{path}.reveal.piece")))?,
+                promotion: r
+                    .promotion
+                    .map(|p| check::revealed_promotion(&p))
+                    .transpose()
+                    .map_err(at(|| format!("{path}.reveal.promotion")))?,
+            }
+        }
         Kind::Clock(c) => EventKind::Clock {
             first_ms: c.first_ms,
             second_ms: c.second_ms,
@@ -204,6 +202,27 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
         },
         Kind::Resign(_) => EventKind::Resign,
         Kind::Arbiter(a) => arbiter_from_proto(a, &format!("{path}.arbiter"))?,
+    })
+}
+
+fn move_from_proto(m: proto::Move, variant: Variant, path: &str) -> Result<EventKind> {
+    let sq = |text: &str, field: &str| square(text, variant, &format!("{path}.{field}"));
+    let captures = if m.captures.is_empty() {
+        None
+    } else {
+        check::captures(variant).map_err(at(|| format!("{path}.move.captures")))?;
+        let squares = m.captures.iter().map(|c| sq(c, "move.captures"));
+        Some(squares.collect::<Result<Vec<_>>>()?)
+    };
+    Ok(EventKind::Move {
+        from: sq(&m.from, "move.from")?,
+        to: sq(&m.to, "move.to")?,
+        promotion: m
+            .promotion
+            .map(|p| check::promotion(variant, &p))
+            .transpose()
+            .map_err(at(|| format!("{path}.move.promotion")))?,
+        captures,
     })
 }
 
@@ -225,6 +244,7 @@ fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
             })
         })
         .transpose()?;
+    check::arbiter(decision, a.ruling, result).map_err(at(|| path.to_string()))?;
     Ok(EventKind::Arbiter {
         decision,
         ruling: a.ruling,
@@ -250,17 +270,6 @@ fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
             ),
         )
     })
-}
-
-fn letter(text: &str, field: &str) -> Result<char> {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Ok(c),
-        _ => Err(Error::invalid(
-            field,
-            format!("must be one letter, found {}", quote(text)),
-        )),
-    }
 }
 
 pub fn event_to_proto(e: &Event, variant: Variant) -> proto::Event {
@@ -333,5 +342,78 @@ pub fn ruling_to_proto(r: &Ruling, variant: Variant) -> proto::Ruling {
         rule: r.rule.clone(),
         text: r.text.clone(),
         evidence: r.evidence.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(event: proto::Event, variant: Variant) -> String {
+        event_from_proto(event, variant, "events[0].event")
+            .expect_err("refused")
+            .to_string()
+    }
+
+    fn with(side: &str, kind: proto::event::Kind) -> proto::Event {
+        proto::Event {
+            side: side.into(),
+            ts_ms: None,
+            kind: Some(kind),
+        }
+    }
+
+    fn line_refusal(line: &str, variant: Variant) -> String {
+        crate::event::event_from_json(line, variant, None).expect_err("refused")
+    }
+
+    #[test]
+    fn an_event_is_refused_as_its_log_line_would_be_naming_the_field() {
+        use proto::event::Kind;
+        let promoted = Kind::Move(proto::Move {
+            from: "a0".into(),
+            to: "a1".into(),
+            promotion: Some("q".into()),
+            captures: vec![],
+        });
+        let line = r#"{"type":"move","side":"red","from":"a0","to":"a1","promotion":"q"}"#;
+        let want = line_refusal(line, Variant::Xiangqi);
+        assert_eq!(
+            refusal(with("red", promoted), Variant::Xiangqi),
+            format!("events[0].event.move.promotion: {want}")
+        );
+        let declare = Kind::Arbiter(proto::ArbiterWord {
+            decision: "declare".into(),
+            ..Default::default()
+        });
+        let line = r#"{"type":"arbiter","side":"arbiter","decision":"declare"}"#;
+        let want = line_refusal(line, Variant::Xiangqi);
+        assert_eq!(
+            refusal(with("arbiter", declare), Variant::Xiangqi),
+            format!("events[0].event.arbiter: {want}")
+        );
+        let resign = Kind::Resign(proto::Resign {});
+        let line = r#"{"type":"resign","side":"arbiter"}"#;
+        let want = line_refusal(line, Variant::Draughts);
+        assert_eq!(
+            refusal(with("arbiter", resign), Variant::Draughts),
+            format!("events[0].event.side: {want}")
+        );
+    }
+
+    #[test]
+    fn a_valid_event_is_the_event_its_line_reads_as() {
+        use proto::event::Kind;
+        let capture = Kind::Move(proto::Move {
+            from: "28".into(),
+            to: "19".into(),
+            promotion: None,
+            captures: vec!["23".into()],
+        });
+        let event =
+            event_from_proto(with("white", capture), Variant::Draughts, "e").expect("valid");
+        let line = r#"{"type":"move","side":"white","from":28,"to":19,"captures":[23]}"#;
+        let read = crate::event::event_from_json(line, Variant::Draughts, None).expect("line");
+        assert_eq!(event, read);
     }
 }

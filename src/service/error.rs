@@ -63,6 +63,45 @@ impl Error {
     }
 }
 
+impl From<crate::stored::Error> for Error {
+    /// A stored game that cannot be read back is reported as every other call reports the
+    /// same failure.
+    fn from(error: crate::stored::Error) -> Error {
+        use crate::stored::Error as Stored;
+        match error {
+            Stored::Rejected(r) => Error::Rejected(r),
+            Stored::Log(e) => Error::Log(e),
+            Stored::Setup(e) => Error::Setup(e),
+            Stored::Unreadable { game, seq, message } => Error::Unreadable { game, seq, message },
+        }
+    }
+}
+
+/// The gRPC name of `code`, as the proto documents a `Refusal.code` ("FAILED_PRECONDITION"):
+/// the spelling of the gRPC status codes, not Rust's (`FailedPrecondition`).
+pub fn code_name(code: tonic::Code) -> &'static str {
+    use tonic::Code;
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
 /// Longest message a status carries. It travels in the `grpc-message` header and clients
 /// reject oversized metadata; values are quoted short where they are echoed (`quote`), and
 /// this bound holds whatever a message is built from.
@@ -162,6 +201,15 @@ mod tests {
             "{}",
             status.message()
         );
+    }
+
+    #[test]
+    fn code_names_are_the_grpc_spelling() {
+        assert_eq!(
+            code_name(tonic::Code::FailedPrecondition),
+            "FAILED_PRECONDITION"
+        );
+        assert_eq!(code_name(tonic::Code::DataLoss), "DATA_LOSS");
     }
 
     #[test]

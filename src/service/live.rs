@@ -1,115 +1,265 @@
-//! Live games: a cached referee per game, kept in step with the log.
+//! Live games: a cached referee per game, kept in step with the log, and its feed to the
+//! game's watchers.
 //!
 //! Each game has its own async mutex, held across "append to the log, then apply to the
-//! referee", so events are applied in seq order while the log's group commit still batches
-//! appends of many games into one fsync.
+//! referee, then publish", so events are applied and published in seq order while the log's
+//! group commit still batches appends of many games into one fsync.
+//!
+//! The cache is bounded ([`CacheLimits`]): a game unused for a while, or the least recently
+//! used one when too many are loaded, is dropped and replayed from the log on its next use.
+//! A game being used (locked, or waited for) or watched is never dropped: its watchers are fed
+//! by its referee.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, broadcast};
 
-use crate::event::{Event, Header, event_from_json, header_from_json};
-use crate::log::{HASH_LEN, Log, Record};
-use crate::referee::Referee;
+use crate::log::{HASH_LEN, Log};
+use crate::stored::Fold;
 
 use super::Error;
+use super::feed::{Feed, Published, feed};
 
-/// A game's cached referee and the chain head it reflects.
-pub struct LiveGame {
-    pub referee: Referee,
+/// How many games the cache keeps, and for how long an unused one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheLimits {
+    /// Most games kept loaded; past it the least recently used idle game is dropped.
+    pub max_games: usize,
+    /// A game unused this long is dropped.
+    pub idle: Duration,
+}
+
+impl CacheLimits {
+    /// 512 games (a large tournament's boards all live at once; a long game's referee is a
+    /// few hundred KiB at most) and 10 minutes (a game adjourned longer is replayed when it
+    /// resumes: a few milliseconds).
+    pub const DEFAULT: CacheLimits = CacheLimits {
+        max_games: 512,
+        idle: Duration::from_secs(600),
+    };
+}
+
+impl Default for CacheLimits {
+    fn default() -> CacheLimits {
+        CacheLimits::DEFAULT
+    }
+}
+
+/// Idle games are looked for at most this often: not on every append of a busy server.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
+/// A game's cached referee (None until loaded, or after an append whose outcome is unknown)
+/// and its watchers' feed, which outlives reloads.
+pub struct Cached {
+    game: Option<Fold>,
+    feed: Feed,
+}
+
+type Slot = Arc<AsyncMutex<Cached>>;
+
+struct Entry {
+    slot: Slot,
+    last_use: Instant,
+}
+
+struct Entries {
+    map: HashMap<String, Entry>,
+    last_sweep: Instant,
+}
+
+/// What `ListGames` shows of a game, kept up to date as the live referee folds it. A cache,
+/// never the truth: used only while its head is the log's head, re-derived by a replay
+/// otherwise, and never read by an audit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub variant: &'static str,
+    pub last_seq: u64,
+    pub result: Option<&'static str>,
     pub head_hash: [u8; HASH_LEN],
 }
 
-type Slot = Arc<AsyncMutex<Option<LiveGame>>>;
+impl Summary {
+    pub fn of(fold: &Fold) -> Summary {
+        let referee = &fold.referee;
+        Summary {
+            variant: referee.header().variant.name(),
+            last_seq: referee.last_seq(),
+            result: referee.ending().map(|e| e.result.as_str()),
+            head_hash: fold.head_hash,
+        }
+    }
+}
 
 /// The cache of live games over a log.
 pub struct LiveGames<L: Log> {
     log: L,
-    slots: Mutex<HashMap<String, Slot>>,
+    limits: CacheLimits,
+    entries: Mutex<Entries>,
+    summaries: Mutex<HashMap<String, Summary>>,
 }
 
-/// A game's records read back and parsed: the header and each event with its record.
-pub struct LoadedLog {
-    pub header: Header,
-    pub header_record: Record,
-    pub events: Vec<(Record, Event)>,
+/// A live game, locked and loaded.
+pub struct LiveGuard(OwnedMutexGuard<Cached>);
+
+impl LiveGuard {
+    pub fn fold(&self) -> &Fold {
+        self.0.game.as_ref().expect("loaded by lock")
+    }
+
+    pub fn fold_mut(&mut self) -> &mut Fold {
+        self.0.game.as_mut().expect("loaded by lock")
+    }
+
+    /// Drops the cached referee (not the feed): the game is replayed on next use.
+    pub fn unload(mut self) {
+        self.0.game = None;
+    }
+
+    /// Sends a record's items to the game's watchers; made only if someone watches.
+    pub fn publish(&self, published: impl FnOnce() -> Published) {
+        if self.0.feed.receiver_count() > 0 {
+            // An error means every watcher left meanwhile: nobody to tell.
+            let _ = self.0.feed.send(Arc::new(published()));
+        }
+    }
+
+    /// The feed from the next record on, and the last seq folded before it.
+    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Published>>, u64) {
+        (self.0.feed.subscribe(), self.fold().referee.last_seq())
+    }
 }
 
 impl<L: Log> LiveGames<L> {
-    pub fn new(log: L) -> LiveGames<L> {
+    pub fn new(log: L, limits: CacheLimits) -> LiveGames<L> {
         LiveGames {
             log,
-            slots: Mutex::new(HashMap::new()),
+            limits,
+            entries: Mutex::new(Entries {
+                map: HashMap::new(),
+                last_sweep: Instant::now(),
+            }),
+            summaries: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The game's live state, locked; loaded from the log (and replayed) on first use.
-    pub async fn lock(&self, game: &str) -> Result<OwnedMutexGuard<Option<LiveGame>>, Error> {
+    pub fn log(&self) -> &L {
+        &self.log
+    }
+
+    /// The game's live state, locked; loaded from the log (and replayed) when not cached.
+    pub async fn lock(&self, game: &str) -> Result<LiveGuard, Error> {
         let slot = self.slot(game);
         let mut guard = slot.lock_owned().await;
-        if guard.is_none() {
-            match self.load(game).await {
-                Ok(live) => *guard = Some(live),
+        if guard.game.is_none() {
+            match Fold::load(&self.log, game, None) {
+                Ok(fold) => {
+                    self.note(game, &fold);
+                    guard.game = Some(fold);
+                }
                 Err(e) => {
                     drop(guard);
                     self.forget(game);
-                    return Err(e);
+                    return Err(e.into());
                 }
             }
         }
-        Ok(guard)
+        Ok(LiveGuard(guard))
     }
 
-    /// Drops the cached state, e.g. after an append whose outcome is unknown.
+    /// Drops the game from the cache, e.g. after it failed to load.
     pub fn forget(&self, game: &str) {
-        self.slots.lock().expect("slots lock").remove(game);
+        self.entries().map.remove(game);
+    }
+
+    /// Games loaded now (for tests and the metrics of a bounded cache).
+    pub fn loaded(&self) -> usize {
+        self.entries().map.len()
+    }
+
+    /// Records `fold`'s summary, unless a newer one is already known.
+    pub fn note(&self, game: &str, fold: &Fold) {
+        let summary = Summary::of(fold);
+        let mut summaries = self.summaries();
+        match summaries.get_mut(game) {
+            Some(known) if known.last_seq > summary.last_seq => {}
+            Some(known) => *known = summary,
+            None => {
+                summaries.insert(game.to_string(), summary);
+            }
+        }
+    }
+
+    /// The game's summary at the log's head `(last_seq, head_hash)`: the one kept if it is
+    /// that head's, else replayed from the log (without loading the game into the cache).
+    pub fn summary(
+        &self,
+        game: &str,
+        last_seq: u64,
+        head_hash: [u8; HASH_LEN],
+    ) -> Result<Summary, Error> {
+        let kept = self.summaries().get(game).cloned();
+        if let Some(kept) = kept.filter(|s| s.last_seq == last_seq && s.head_hash == head_hash) {
+            return Ok(kept);
+        }
+        let fold = Fold::load(&self.log, game, None)?;
+        self.note(game, &fold);
+        Ok(Summary::of(&fold))
     }
 
     fn slot(&self, game: &str) -> Slot {
-        let mut slots = self.slots.lock().expect("slots lock");
-        slots.entry(game.to_string()).or_default().clone()
-    }
-
-    async fn load(&self, game: &str) -> Result<LiveGame, Error> {
-        let loaded = load_log(&self.log, game, None)?;
-        let mut referee = Referee::new(&loaded.header)?;
-        for (record, event) in &loaded.events {
-            referee.apply(record.seq, event);
+        let now = Instant::now();
+        let mut entries = self.entries();
+        if now.duration_since(entries.last_sweep) >= SWEEP_EVERY {
+            entries.last_sweep = now;
+            let idle = self.limits.idle;
+            entries
+                .map
+                .retain(|_, e| now.duration_since(e.last_use) < idle || !evictable(e));
         }
-        let head_hash = loaded
-            .events
-            .last()
-            .map_or(loaded.header_record.hash, |(r, _)| r.hash);
-        Ok(LiveGame { referee, head_hash })
+        let entry = entries
+            .map
+            .entry(game.to_string())
+            .or_insert_with(|| Entry {
+                slot: Arc::new(AsyncMutex::new(Cached {
+                    game: None,
+                    feed: feed(),
+                })),
+                last_use: now,
+            });
+        entry.last_use = now;
+        let slot = Arc::clone(&entry.slot);
+        while entries.map.len() > self.limits.max_games && evict_one(&mut entries.map) {}
+        slot
+    }
+
+    fn entries(&self) -> MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn summaries(&self) -> MutexGuard<'_, HashMap<String, Summary>> {
+        self.summaries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-/// Reads a game's log from the header through `to` (None: the head) and parses it.
-pub fn load_log<L: Log>(log: &L, game: &str, to: Option<u64>) -> Result<LoadedLog, Error> {
-    let mut records = log.read(game, 0, to)??.into_iter();
-    let header_record = records
-        .next()
-        .ok_or_else(|| unreadable(game, 0, "no header record"))?;
-    let header = header_from_json(&header_record.body).map_err(|m| unreadable(game, 0, &m))?;
-    let events = records
-        .map(|r| {
-            let event = event_from_json(&r.body, header.variant, Some(r.seq))
-                .map_err(|m| unreadable(game, r.seq, &m))?;
-            Ok((r, event))
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
-    Ok(LoadedLog {
-        header,
-        header_record,
-        events,
-    })
+/// Drops the least recently used game that may be dropped; false if none may.
+fn evict_one(map: &mut HashMap<String, Entry>) -> bool {
+    let oldest = map
+        .iter()
+        .filter(|(_, e)| evictable(e))
+        .min_by_key(|(_, e)| e.last_use)
+        .map(|(game, _)| game.clone());
+    oldest.is_some_and(|game| map.remove(&game).is_some())
 }
 
-pub fn unreadable(game: &str, seq: u64, message: &str) -> Error {
-    Error::Unreadable {
-        game: game.to_string(),
-        seq,
-        message: message.to_string(),
-    }
+/// A game nobody holds or waits for (only the cache has its slot) and nobody watches.
+fn evictable(entry: &Entry) -> bool {
+    Arc::strong_count(&entry.slot) == 1
+        && entry
+            .slot
+            .try_lock()
+            .is_ok_and(|cached| cached.feed.receiver_count() == 0)
 }

@@ -8,6 +8,7 @@ mod caller;
 mod codec;
 mod convert;
 mod error;
+mod feed;
 mod health;
 mod limits;
 mod live;
@@ -18,7 +19,7 @@ mod watcher;
 pub use convert::header_to_proto;
 pub use error::{Error, RESUME_FROM_SEQ};
 pub use limits::Limits;
-pub use live::{LoadedLog, load_log};
+pub use live::CacheLimits;
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -34,11 +35,13 @@ use tonic::{Request, Response, Status, Streaming};
 use crate::event::{Event, event_to_json, header_to_json};
 use crate::log::{Log, NewEvent, Record};
 use crate::referee::{Referee, Ruling};
+use crate::stored::Fold;
 
 use self::caller::Caller;
 use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
+use self::feed::Published;
 use self::limits::{Governor, StreamPermit};
-use self::live::LiveGames;
+use self::live::{LiveGames, LiveGuard};
 use self::outbox::Outbox;
 use self::proto::referee_server::{Referee as RefereeApi, RefereeServer};
 use crate::access::TokenStore;
@@ -79,7 +82,7 @@ pub struct Service<L: Log> {
 impl<L: Log> Service<L> {
     pub fn new(log: L) -> Service<L> {
         Service {
-            live: Arc::new(LiveGames::new(log.clone())),
+            live: Arc::new(LiveGames::new(log.clone(), CacheLimits::DEFAULT)),
             log,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
             tokens: None,
@@ -110,6 +113,18 @@ impl<L: Log> Service<L> {
     pub fn with_watcher_lag(mut self, lag: Duration) -> Service<L> {
         self.watcher_lag = lag;
         self
+    }
+
+    /// The service keeping at most `limits` games' referees in memory
+    /// ([`CacheLimits::DEFAULT`] by default); others are replayed from the log when used.
+    pub fn with_cache_limits(mut self, limits: CacheLimits) -> Service<L> {
+        self.live = Arc::new(LiveGames::new(self.log.clone(), limits));
+        self
+    }
+
+    /// Games whose referee is in memory now.
+    pub fn live_games(&self) -> usize {
+        self.live.loaded()
     }
 
     /// The server giving requests in flight `grace` to finish after the stop signal
@@ -176,12 +191,12 @@ impl<L: Log> Service<L> {
             )));
         }
         let mut guard = self.live.lock(game).await?;
-        let live = guard.as_mut().expect("loaded by lock");
-        let variant = live.referee.header().variant;
+        let variant = guard.fold().referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
         for (_, event) in &parsed {
             caller.may_append(game, event.side)?;
         }
+        // Each event is encoded once, here: the line the log stores and hashes.
         let new: Vec<NewEvent> = parsed
             .iter()
             .map(|(id, e)| NewEvent {
@@ -194,26 +209,19 @@ impl<L: Log> Service<L> {
             Ok(result) => result?,
             Err(e) => {
                 // The outcome is unknown: reload from the log on next use.
-                *guard = None;
+                guard.unload();
                 return Err(e.into());
             }
         };
         let seqs: Vec<u64> = appended.records.iter().map(|r| r.seq).collect();
         let rulings: Vec<Ruling> = if appended.duplicate {
-            live.referee
-                .rulings()
-                .iter()
-                .filter(|r| seqs.contains(&r.at))
-                .cloned()
-                .collect()
+            let referee = &guard.fold().referee;
+            let earlier = referee.rulings().iter().filter(|r| seqs.contains(&r.at));
+            earlier.cloned().collect()
         } else {
-            let mut out = Vec::new();
-            for (record, (_, event)) in appended.records.iter().zip(&parsed) {
-                out.extend(live.referee.apply(record.seq, event));
-            }
-            live.head_hash = appended.records.last().map_or(live.head_hash, |r| r.hash);
-            out
+            self.apply(&mut guard, game, &appended.records, &parsed)
         };
+        let referee = &guard.fold().referee;
         Ok(proto::AppendEventsResponse {
             seqs,
             duplicate: appended.duplicate,
@@ -221,14 +229,34 @@ impl<L: Log> Service<L> {
                 .iter()
                 .map(|r| ruling_to_proto(r, variant))
                 .collect(),
-            result: live.referee.ending().map(|e| e.result.as_str().into()),
+            result: referee.ending().map(|e| e.result.as_str().into()),
         })
+    }
+
+    /// Folds newly stored records into the live referee and publishes each, with its
+    /// rulings, to the game's watchers: the one fold of each event.
+    fn apply(
+        &self,
+        guard: &mut LiveGuard,
+        game: &str,
+        records: &[Record],
+        parsed: &[(String, Event)],
+    ) -> Vec<Ruling> {
+        let variant = guard.fold().referee.header().variant;
+        let mut all = Vec::new();
+        for (record, (_, event)) in records.iter().zip(parsed) {
+            let rulings = guard.fold_mut().apply(record, event);
+            guard.publish(|| Published::new(record, event, &rulings, variant));
+            all.extend(rulings);
+        }
+        self.live.note(game, guard.fold());
+        all
     }
 
     async fn state(&self, game: &str) -> Result<proto::GameState, Error> {
         let guard = self.live.lock(game).await?;
-        let live = guard.as_ref().expect("loaded by lock");
-        Ok(state_of(&live.referee, live.head_hash))
+        let fold = guard.fold();
+        Ok(state_of(&fold.referee, fold.head_hash))
     }
 
     fn replay_to(&self, game: &str, up_to: u64) -> Result<proto::GameState, Error> {
@@ -245,16 +273,8 @@ impl<L: Log> Service<L> {
                 format!("game \"{game}\" has only {last} events"),
             ));
         }
-        let loaded = load_log(&self.log, game, Some(up_to))?;
-        let mut referee = Referee::new(&loaded.header)?;
-        for (record, event) in &loaded.events {
-            referee.apply(record.seq, event);
-        }
-        let head = loaded
-            .events
-            .last()
-            .map_or(loaded.header_record.hash, |(r, _)| r.hash);
-        Ok(state_of(&referee, head))
+        let fold = Fold::load(&self.log, game, Some(up_to))?;
+        Ok(state_of(&fold.referee, fold.head_hash))
     }
 
     async fn list(&self, caller: &Caller) -> Result<proto::ListGamesResponse, Error> {
@@ -265,14 +285,15 @@ impl<L: Log> Service<L> {
             .into_iter()
             .filter(|i| caller.lists(&i.game))
         {
-            games.push(self.summary(info).await?);
+            games.push(self.summary(info)?);
         }
         Ok(proto::ListGamesResponse { games })
     }
 
-    /// One line of ListGames. A damaged game is listed with what is wrong, so one damaged
-    /// game does not hide the others.
-    async fn summary(&self, info: crate::log::GameInfo) -> Result<proto::GameSummary, Error> {
+    /// One line of ListGames, from the game's kept summary (replayed only if none is kept
+    /// for the log's head). A damaged game is listed with what is wrong, so one damaged game
+    /// does not hide the others.
+    fn summary(&self, info: crate::log::GameInfo) -> Result<proto::GameSummary, Error> {
         let damaged = |damage: String| proto::GameSummary {
             game: info.game.clone(),
             variant: String::new(),
@@ -285,8 +306,8 @@ impl<L: Log> Service<L> {
         if let Some(damage) = &info.damage {
             return Ok(damaged(damage.clone()));
         }
-        let guard = match self.live.lock(&info.game).await {
-            Ok(guard) => guard,
+        let summary = match self.live.summary(&info.game, info.last_seq, info.head_hash) {
+            Ok(summary) => summary,
             Err(
                 e @ (Error::Log(crate::log::Error::DataLoss { .. }) | Error::Unreadable { .. }),
             ) => {
@@ -294,13 +315,12 @@ impl<L: Log> Service<L> {
             }
             Err(e) => return Err(e),
         };
-        let live = guard.as_ref().expect("loaded by lock");
         Ok(proto::GameSummary {
             game: info.game.clone(),
-            variant: live.referee.header().variant.name().into(),
-            last_seq: live.referee.last_seq(),
-            result: live.referee.ending().map(|e| e.result.as_str().into()),
-            head_hash: hex::encode(live.head_hash),
+            variant: summary.variant.into(),
+            last_seq: summary.last_seq,
+            result: summary.result.map(Into::into),
+            head_hash: hex::encode(summary.head_hash),
             created_ms: info.created_ms,
             damage: None,
         })
@@ -318,13 +338,13 @@ impl<L: Log> Service<L> {
                 game: game.to_string(),
             })?;
         let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
-        let (log, game) = (self.log.clone(), game.to_string());
+        let (live, game) = (Arc::clone(&self.live), game.to_string());
         let running = watcher::Running::new(&self.watchers);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
             let _counted_until_the_watcher_ends = (permit, running);
             let stop = tokio::select! {
-                stop = watcher::feed(&log, &game, from_seq, &outbox) => stop,
+                stop = watcher::feed(&live, &game, from_seq, &outbox) => stop,
                 _ = closed(&mut closing) => {
                     outbox.finish(Status::unavailable("the server is shutting down"));
                     return;
@@ -572,7 +592,7 @@ fn play_reply<L: Log>(
             let status = Status::from(e);
             let last_seq = service.log.info(game).ok().flatten().map(|i| i.last_seq);
             Outcome::Refusal(proto::Refusal {
-                code: format!("{:?}", status.code()),
+                code: error::code_name(status.code()).into(),
                 message: status.message().to_string(),
                 last_seq,
             })

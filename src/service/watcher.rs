@@ -1,31 +1,32 @@
-//! A watcher: one console following one game. Its task folds the game from the header in a
-//! private referee (rulings are derived, never stored) and puts what is at or after the
-//! console's `from_seq` in the console's outbox.
+//! A watcher: one console following one game. Its task takes each record and its rulings
+//! from the live referee's feed (one fold per event, however many consoles watch). What
+//! happened before the console subscribed, or while it was too far behind for the feed to
+//! hold, it catches up on from the store, folding the log once from the header.
 //!
 //! Nothing on the way grows with the console's backlog: the log is read in chunks of
-//! [`CHUNK`] records, one record is folded at a time, and the outbox is bounded. A console
-//! that does not read is cut after the lag allowed and told where to resume; its task, its
-//! referee and its outbox are dropped then, or as soon as the console hangs up.
+//! [`CHUNK`] records, one record is folded at a time, the feed holds a bounded number of
+//! records for all watchers, and the outbox is bounded. A console that does not read is cut
+//! after the lag allowed and told where to resume; its task and its outbox are dropped then,
+//! or as soon as the console hangs up.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tokio_stream::StreamExt;
+use tokio::sync::broadcast::{self, error::RecvError};
 use tonic::Status;
 
-use crate::event::{event_from_json, header_from_json};
 use crate::log::{self, Log, Record};
-use crate::referee::Referee;
+use crate::stored::Fold;
 
-use super::convert::ruling_to_proto;
-use super::live::unreadable;
+use super::feed::Published;
+use super::live::LiveGames;
 use super::outbox::{NotPut, Outbox};
 use super::proto::WatchGameResponse;
 use super::proto::watch_game_response::Item;
-use super::{Error, header_to_proto, stored_event};
+use super::{Error, header_to_proto};
 
 /// Records read from the store at a time while catching up: with 64 KiB bodies at most,
-/// a chunk holds 1 MiB. (The log's own `watch` reads up to 1024 records at a time.)
+/// a chunk holds 1 MiB.
 const CHUNK: u64 = 16;
 
 /// Why a watcher's feed stopped.
@@ -81,99 +82,121 @@ impl Drop for Running {
     }
 }
 
+/// Where a console is: what it asked for, and the next seq it is to be sent.
+struct Cursor<'a> {
+    game: &'a str,
+    from_seq: u64,
+    next: u64,
+}
+
 /// Feeds `outbox` with `game` from `from_seq` on, live, until the console stops reading,
 /// hangs up, or the log fails.
-pub async fn feed<L: Log>(log: &L, game: &str, from_seq: u64, outbox: &Outbox) -> Stop {
-    let mut fold = Fold {
+pub async fn feed<L: Log>(live: &LiveGames<L>, game: &str, from_seq: u64, outbox: &Outbox) -> Stop {
+    let mut cursor = Cursor {
         game,
         from_seq,
-        referee: None,
+        next: from_seq,
     };
-    match follow(log, &mut fold, outbox).await {
-        Ok(never) => match never {},
-        Err(stop) => stop,
+    loop {
+        if let Err(stop) = follow(live, &mut cursor, outbox).await {
+            return stop;
+        }
     }
 }
 
-/// Catches up from the store in chunks, then waits on the log for the next record, and
-/// catches up again from there: a console that was slow a while is fed from the store, not
-/// from records the log's watch buffered for it.
+/// Subscribes to the live feed, catches up from the store on what came before it, then
+/// passes on the feed until it cannot be followed without a gap (the watcher fell more than
+/// the feed holds behind, or the game was reloaded): then returns, to subscribe again.
 async fn follow<L: Log>(
-    log: &L,
-    fold: &mut Fold<'_>,
+    live: &LiveGames<L>,
+    cursor: &mut Cursor<'_>,
     outbox: &Outbox,
-) -> Result<std::convert::Infallible, Stop> {
-    let mut next = 0;
+) -> Result<(), Stop> {
+    // Subscribing under the game's lock: every record after `live_seq` comes on the feed.
+    let (mut feed, live_seq) = live.lock(cursor.game).await?.subscribe();
+    if cursor.next <= live_seq {
+        catch_up(live.log(), cursor, live_seq, outbox).await?;
+    }
+    pass_on(&mut feed, cursor, outbox).await
+}
+
+/// Sends what the feed publishes, in seq order, until it has a gap for this console.
+async fn pass_on(
+    feed: &mut broadcast::Receiver<Arc<Published>>,
+    cursor: &mut Cursor<'_>,
+    outbox: &Outbox,
+) -> Result<(), Stop> {
     loop {
-        loop {
-            let chunk = log.read(fold.game, next, Some(next.saturating_add(CHUNK - 1)))??;
-            if chunk.is_empty() {
-                break;
-            }
-            for record in &chunk {
-                next = record.seq + 1;
-                send(fold, record, outbox).await?;
+        let published = match feed.recv().await {
+            Ok(published) => published,
+            Err(RecvError::Lagged(_) | RecvError::Closed) => return Ok(()),
+        };
+        if published.seq < cursor.next {
+            continue;
+        }
+        if published.seq > cursor.next {
+            return Ok(());
+        }
+        outbox
+            .put(published.seq, published.items(cursor.from_seq))
+            .await?;
+        cursor.next = published.seq + 1;
+    }
+}
+
+/// Folds the stored game from its header through `to`, sending what the console has not
+/// been sent yet.
+async fn catch_up<L: Log>(
+    log: &L,
+    cursor: &mut Cursor<'_>,
+    to: u64,
+    outbox: &Outbox,
+) -> Result<(), Stop> {
+    let mut fold: Option<Fold> = None;
+    let mut at = 0;
+    while at <= to {
+        let chunk = log.read(cursor.game, at, Some(to.min(at.saturating_add(CHUNK - 1))))??;
+        let Some(last) = chunk.last() else { break };
+        at = last.seq + 1;
+        for record in &chunk {
+            let items = step(&mut fold, record, cursor)?;
+            if record.seq >= cursor.next {
+                if !items.is_empty() {
+                    outbox.put(record.seq, items).await?;
+                }
+                cursor.next = record.seq + 1;
             }
         }
-        let record = {
-            let waiting = log.watch(fold.game, next)??;
-            let mut waiting = std::pin::pin!(waiting);
-            waiting.next().await.unwrap_or(Err(log::Error::Closed))?
-        };
-        next = record.seq + 1;
-        send(fold, &record, outbox).await?;
-    }
-}
-
-async fn send(fold: &mut Fold<'_>, record: &Record, outbox: &Outbox) -> Result<(), Stop> {
-    let items = fold.step(record)?;
-    if !items.is_empty() {
-        outbox.put(record.seq, items).await?;
     }
     Ok(())
 }
 
-/// The game folded so far, and what of it the console asked for.
-struct Fold<'a> {
-    game: &'a str,
-    from_seq: u64,
-    referee: Option<Referee>,
-}
-
-impl Fold<'_> {
-    /// Applies `record`; returns its items at or after `from_seq` (header, event, rulings).
-    fn step(&mut self, record: &Record) -> Result<Vec<WatchGameResponse>, Error> {
-        let from_seq = self.from_seq;
-        let mut items = Vec::new();
-        match &mut self.referee {
-            None => {
-                let header =
-                    header_from_json(&record.body).map_err(|m| unreadable(self.game, 0, &m))?;
-                if from_seq == 0 {
-                    items.push(Item::Header(header_to_proto(&header)));
-                }
-                self.referee = Some(Referee::new(&header)?);
-            }
-            Some(referee) => {
-                let variant = referee.header().variant;
-                let event = event_from_json(&record.body, variant, Some(record.seq))
-                    .map_err(|m| unreadable(self.game, record.seq, &m))?;
-                let rulings = referee.apply(record.seq, &event);
-                if record.seq >= from_seq {
-                    items.push(Item::Event(stored_event(record, &event, variant)));
-                }
-                items.extend(
-                    rulings
-                        .iter()
-                        .filter(|r| r.at >= from_seq)
-                        .map(|r| Item::Ruling(ruling_to_proto(r, variant))),
-                );
-            }
+/// Folds `record`; returns its items if the console is still to be sent it.
+fn step(
+    fold: &mut Option<Fold>,
+    record: &Record,
+    cursor: &Cursor<'_>,
+) -> Result<Vec<WatchGameResponse>, Error> {
+    let from_seq = cursor.from_seq;
+    match fold {
+        None => {
+            let started = Fold::start(record)?;
+            let header = header_to_proto(started.referee.header());
+            *fold = Some(started);
+            let item = WatchGameResponse {
+                item: Some(Item::Header(header)),
+            };
+            Ok(if cursor.next == 0 { vec![item] } else { vec![] })
         }
-        Ok(items
-            .into_iter()
-            .map(|item| WatchGameResponse { item: Some(item) })
-            .collect())
+        Some(fold) if record.seq < cursor.next => {
+            fold.step(record)?;
+            Ok(Vec::new())
+        }
+        Some(fold) => {
+            let (event, rulings) = fold.step(record)?;
+            let variant = fold.referee.header().variant;
+            Ok(Published::new(record, &event, &rulings, variant).items(from_seq))
+        }
     }
 }
 

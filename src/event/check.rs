@@ -1,0 +1,141 @@
+//! The checks an event or a header passes whichever way it comes in — a log line or a gRPC
+//! message — so a board's message is refused exactly when the same log line would be. Each
+//! check returns the message its reader puts after the name of the field or line at fault.
+
+use crate::games::Variant;
+use crate::quote::quote;
+
+use super::{ClockControl, Decision, EventKind, GameResult, Period, RuleOptions, Side};
+
+/// A move's promotion letter: chess_gjq only, `q r b n`.
+pub fn promotion(variant: Variant, text: &str) -> Result<char, String> {
+    if variant != Variant::ChessGjq {
+        return Err(format!("\"promotion\" is not a field of a {variant} move"));
+    }
+    letter(text, "promotion", "qrbn")
+}
+
+/// A move's captured squares: draughts only, where a board reports what a capture took.
+pub fn captures(variant: Variant) -> Result<(), String> {
+    if variant != Variant::Draughts {
+        return Err(format!("\"captures\" is not a field of a {variant} move"));
+    }
+    Ok(())
+}
+
+/// Reveals exist only where pieces are hidden.
+pub fn reveal(variant: Variant) -> Result<(), String> {
+    if variant != Variant::ChessGjq {
+        return Err(format!(
+            "reveal events exist only in chess_gjq, not in {variant}"
+        ));
+    }
+    Ok(())
+}
+
+/// The piece a reveal shows: `Q R B N P`.
+pub fn revealed_piece(text: &str) -> Result<char, String> {
+    letter(text, "piece", "QRBNP")
+}
+
+/// The promotion a reveal shows (a hidden pawn that reached the last rank).
+pub fn revealed_promotion(text: &str) -> Result<char, String> {
+    letter(text, "promotion", "QRBNqrbn")
+}
+
+/// One letter of `allowed`.
+pub fn letter(text: &str, key: &str, allowed: &str) -> Result<char, String> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if allowed.contains(c) => Ok(c),
+        _ => Err(format!(
+            "\"{key}\" must be one of {}, found {}",
+            allowed
+                .chars()
+                .map(String::from)
+                .collect::<Vec<_>>()
+                .join(" "),
+            quote(text)
+        )),
+    }
+}
+
+/// An arbiter's word carries what its decision needs: a declaration its result, an uphold
+/// or overturn the ruling it concerns.
+pub fn arbiter(
+    decision: Decision,
+    ruling: Option<u64>,
+    result: Option<GameResult>,
+) -> Result<(), String> {
+    if decision == Decision::Declare && result.is_none() {
+        return Err("an arbiter \"declare\" needs a \"result\"".into());
+    }
+    if matches!(decision, Decision::Uphold | Decision::Overturn) && ruling.is_none() {
+        return Err(format!(
+            "an arbiter \"{decision}\" needs the \"ruling\" it concerns"
+        ));
+    }
+    Ok(())
+}
+
+/// Players make moves and claims; only the arbiter gives an arbiter's word.
+pub fn side(kind: &EventKind, side: Side) -> Result<(), String> {
+    let arbiter_event = matches!(kind, EventKind::Arbiter { .. });
+    match (arbiter_event, side) {
+        (true, Side::Arbiter) | (false, Side::First | Side::Second) => Ok(()),
+        (true, _) => Err("an arbiter event must have \"side\":\"arbiter\"".into()),
+        (false, _) => Err(format!(
+            "a {} event is a player's; its side cannot be the arbiter",
+            kind.type_name()
+        )),
+    }
+}
+
+/// Rule options that make sense together and for this game.
+pub fn rules(rules: &RuleOptions, variant: Variant) -> Result<(), String> {
+    positive(rules.move_limit, "move_limit")?;
+    positive(rules.foul_limit, "foul_limit")?;
+    if let Some(n) = rules.repetition_count.filter(|n| !(2..=10).contains(n)) {
+        return Err(format!("\"repetition_count\" must be 2 to 10, found {n}"));
+    }
+    if rules.move_limit.is_some() && variant == Variant::Draughts {
+        return Err("\"move_limit\" is not a rule of draughts".into());
+    }
+    if rules.rule_set.is_some() && variant != Variant::Xiangqi {
+        return Err(format!("\"rule_set\" is not a rule option of {variant}"));
+    }
+    if rules.procedure.is_some() && variant != Variant::Xiangqi {
+        return Err(format!("\"procedure\" is not a rule option of {variant}"));
+    }
+    Ok(())
+}
+
+fn positive(value: Option<u32>, key: &str) -> Result<(), String> {
+    match value {
+        Some(0) => Err(format!("\"{key}\" must be at least 1")),
+        _ => Ok(()),
+    }
+}
+
+/// A clock with one way of giving the time (a single budget or periods), each period real.
+pub fn clock(clock: &ClockControl) -> Result<(), String> {
+    for (index, p) in clock.periods.iter().enumerate() {
+        period(p, index)?;
+    }
+    match (clock.initial_ms.is_some(), clock.periods.is_empty()) {
+        (false, true) => Err("\"clock\" needs \"initial_ms\" or \"periods\"".into()),
+        (true, false) => Err("\"clock\" has both \"initial_ms\" and \"periods\"; give one".into()),
+        _ => Ok(()),
+    }
+}
+
+/// A period of `moves` moves in `ms`, both above 0; `index` counts from 0.
+pub fn period(period: &Period, index: usize) -> Result<(), String> {
+    if period.moves == 0 || period.ms == 0 {
+        return Err(format!(
+            "clock period {} must have moves and ms above 0",
+            index + 1
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! A live game's feed: each record the live referee stores, with the rulings it gave rise
+//! to, made into a console's items once and shared by every watcher of the game.
+
+use std::sync::Arc;
+
+use tokio::sync::broadcast;
+
+use crate::event::Event;
+use crate::games::Variant;
+use crate::log::Record;
+use crate::referee::Ruling;
+
+use super::convert::ruling_to_proto;
+use super::proto::WatchGameResponse;
+use super::proto::watch_game_response::Item;
+use super::stored_event;
+
+/// Records a watcher may be behind the live referee before it catches up from the store
+/// instead: the feed holds them once for all watchers (a few hundred KiB with 1 KiB events;
+/// 16 MiB if every event were 64 KiB), and a watcher more than this behind is one whose
+/// outbox is full anyway.
+pub const FEED_RECORDS: usize = 256;
+
+/// The sending side, kept with the game's cached referee.
+pub type Feed = broadcast::Sender<Arc<Published>>;
+
+pub fn feed() -> Feed {
+    broadcast::channel(FEED_RECORDS).0
+}
+
+/// One stored record as a console sees it: the event, then its rulings.
+pub struct Published {
+    pub seq: u64,
+    event: WatchGameResponse,
+    /// Each ruling's `at` beside its item: a console that starts later skips earlier ones.
+    rulings: Vec<(u64, WatchGameResponse)>,
+}
+
+impl Published {
+    pub fn new(record: &Record, event: &Event, rulings: &[Ruling], variant: Variant) -> Published {
+        let item = |item| WatchGameResponse { item: Some(item) };
+        Published {
+            seq: record.seq,
+            event: item(Item::Event(stored_event(record, event, variant))),
+            rulings: rulings
+                .iter()
+                .map(|r| (r.at, item(Item::Ruling(ruling_to_proto(r, variant)))))
+                .collect(),
+        }
+    }
+
+    /// The items for a console that asked for everything from `from_seq` on.
+    pub fn items(&self, from_seq: u64) -> Vec<WatchGameResponse> {
+        let rulings = self.rulings.iter().filter(|(at, _)| *at >= from_seq);
+        std::iter::once(&self.event)
+            .chain(rulings.map(|(_, item)| item))
+            .cloned()
+            .collect()
+    }
+}
