@@ -69,6 +69,19 @@ enum Command {
         /// Seconds a game may go unused before its referee is dropped from memory.
         #[arg(long, default_value_t = service::CacheLimits::DEFAULT.idle.as_secs())]
         live_idle_secs: u64,
+        /// Serve the arbiter console (plain HTTP: the page, its JSON API and live stream) on
+        /// this address, e.g. 127.0.0.1:8080. Off unless given; off loopback only with
+        /// --insecure (behind a TLS-terminating proxy), as it carries tokens.
+        #[arg(long)]
+        console: Option<std::net::SocketAddr>,
+        /// Turn on the console's public view for spectators (/public), this many seconds
+        /// behind the boards (broadcasts delay moves against cheating). Off unless given.
+        #[arg(long)]
+        public_delay_s: Option<u64>,
+        /// Seconds without an event, while its clock runs, before the console shows a board
+        /// as silent.
+        #[arg(long, default_value_t = 60)]
+        silent_s: u64,
     },
     /// Replay a game log and print its rulings.
     Replay {
@@ -278,6 +291,9 @@ pub fn run() -> ExitCode {
             shutdown_grace_ms,
             live_games,
             live_idle_secs,
+            console,
+            public_delay_s,
+            silent_s,
         } => serve::run(&serve::Options {
             addr,
             data,
@@ -294,6 +310,11 @@ pub fn run() -> ExitCode {
             cache: service::CacheLimits {
                 max_games: live_games,
                 idle: std::time::Duration::from_secs(live_idle_secs),
+            },
+            console,
+            console_config: service::console::ConsoleConfig {
+                public_delay: public_delay_s.map(std::time::Duration::from_secs),
+                silent: std::time::Duration::from_secs(silent_s),
             },
         }),
         Command::Replay { file, json } => replay::run(&file, json),

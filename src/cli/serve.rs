@@ -26,6 +26,9 @@ pub struct Options {
     pub shutdown_grace: Duration,
     /// How many games' referees stay in memory, and for how long unused.
     pub cache: service::CacheLimits,
+    /// Where the arbiter console is served (plain HTTP), if anywhere.
+    pub console: Option<SocketAddr>,
+    pub console_config: service::console::ConsoleConfig,
 }
 
 /// What is left of shutdown once the server has stopped (dropping the connections, closing
@@ -73,6 +76,19 @@ async fn serve(
         .with_watcher_lag(options.watcher_lag)
         .with_shutdown_grace(options.shutdown_grace)
         .with_cache_limits(options.cache);
+    if let Some(addr) = options.console {
+        let console = tokio::net::TcpListener::bind(addr).await?;
+        let bound = console.local_addr()?;
+        // Tests read the console's address as the last word of this line.
+        println!("referee console on http://{bound}/");
+        tracing::info!(addr = %bound, "console listening");
+        let (service, config) = (service.clone(), options.console_config);
+        tokio::spawn(async move {
+            if let Err(e) = service::console::serve_console(console, service, config).await {
+                tracing::error!(error = %e, "the console stopped");
+            }
+        });
+    }
     let served = service::serve_with(listener, service, tls, shutdown).await;
     exit_after(EXIT_MARGIN, "closing the log");
     drop(log_to_close);
@@ -98,6 +114,17 @@ fn tls_of(options: &Options) -> Result<Option<Tls>, String> {
             options.addr
         )),
         _ => Err("--tls-cert and --tls-key go together: give both or neither".into()),
+    }
+}
+
+/// The console speaks plain HTTP and carries tokens: loopback, or a proxy's word for it.
+fn console_allowed(options: &Options) -> Result<(), String> {
+    match options.console {
+        Some(addr) if !addr.ip().is_loopback() && !options.insecure => Err(format!(
+            "refusing to serve the console on {addr}: it is plain HTTP and carries tokens. \
+             Serve it on a loopback address behind a TLS-terminating proxy and give --insecure"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -128,6 +155,10 @@ pub fn run(options: &Options) -> ExitCode {
     }
     if options.watcher_lag.is_zero() {
         eprintln!("referee: --watcher-lag-ms must be positive (every watcher would be cut)");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = console_allowed(options) {
+        eprintln!("referee: {e}");
         return ExitCode::from(2);
     }
     let tls = match tls_of(options) {

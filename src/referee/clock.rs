@@ -42,6 +42,15 @@ pub struct Clock {
     since_ms: u64,
 }
 
+/// Each player's time left after the last press, and whose clock runs since then: what a
+/// console shows beside the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockTimes {
+    pub first_ms: i64,
+    pub second_ms: i64,
+    pub running: Side,
+}
+
 fn index(side: Side) -> usize {
     usize::from(side == Side::Second)
 }
@@ -166,6 +175,16 @@ impl Clock {
                 )
             }
         }
+    }
+
+    /// Both players' time after the last press; `None` without a time control.
+    pub fn times(&self) -> Option<ClockTimes> {
+        self.control.as_ref()?;
+        Some(ClockTimes {
+            first_ms: self.accounts[0].remaining_ms,
+            second_ms: self.accounts[1].remaining_ms,
+            running: self.running,
+        })
     }
 
     /// Time `side` has left at `ts` by the referee's clock; `None` without a time control.

@@ -17,6 +17,7 @@ pub(crate) mod touch;
 mod xiangqi;
 
 pub use article::Article;
+pub use clock::ClockTimes;
 pub use ruling::{Effect, Reason, Ruling, RulingKind};
 
 use thiserror::Error;
@@ -294,6 +295,12 @@ impl Referee {
     /// Seq of the last event applied (0 before any).
     pub fn last_seq(&self) -> u64 {
         self.last_seq
+    }
+
+    /// Both players' time after the last press and whose clock runs; `None` without a time
+    /// control in the header.
+    pub fn clock_times(&self) -> Option<ClockTimes> {
+        self.clock.times()
     }
 
     /// The current position as FEN.

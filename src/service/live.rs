@@ -93,9 +93,18 @@ impl Summary {
 }
 
 /// The cache of live games over a log.
+/// Every game's stored events as the console's hall shows them: (game, frame). One channel
+/// for all games, so one console connection follows a hall of boards.
+pub type Hall = broadcast::Sender<Arc<(String, serde_json::Value)>>;
+
+/// Frames the hall channel holds for a console that reads late; one further behind is sent
+/// a fresh snapshot instead (150 boards at one event a second each is 10 s of slack).
+const HALL_FRAMES: usize = 1536;
+
 pub struct LiveGames<L: Log> {
     log: L,
     limits: CacheLimits,
+    hall: Hall,
     entries: Mutex<Entries>,
     summaries: Mutex<HashMap<String, Summary>>,
 }
@@ -136,6 +145,7 @@ impl<L: Log> LiveGames<L> {
         LiveGames {
             log,
             limits,
+            hall: broadcast::channel(HALL_FRAMES).0,
             entries: Mutex::new(Entries {
                 map: HashMap::new(),
                 last_sweep: Instant::now(),
@@ -146,6 +156,22 @@ impl<L: Log> LiveGames<L> {
 
     pub fn log(&self) -> &L {
         &self.log
+    }
+
+    /// The hall channel from the next stored event on.
+    pub fn hall(&self) -> broadcast::Receiver<Arc<(String, serde_json::Value)>> {
+        self.hall.subscribe()
+    }
+
+    /// Whether a console follows the hall (frames are made only then).
+    pub fn hall_watched(&self) -> bool {
+        self.hall.receiver_count() > 0
+    }
+
+    /// Sends a game's new frame to every console following the hall.
+    pub fn publish_hall(&self, game: &str, frame: serde_json::Value) {
+        // An error means every console left meanwhile: nobody to tell.
+        let _ = self.hall.send(Arc::new((game.to_string(), frame)));
     }
 
     /// The game's live state, locked; loaded from the log (and replayed) when not cached.

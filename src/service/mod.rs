@@ -6,6 +6,7 @@
 mod audit;
 mod caller;
 mod codec;
+pub mod console;
 mod convert;
 mod error;
 mod feed;
@@ -244,9 +245,15 @@ impl<L: Log> Service<L> {
     ) -> Vec<Ruling> {
         let variant = guard.fold().referee.header().variant;
         let mut all = Vec::new();
+        let hall = self.live.hall_watched();
         for (record, (_, event)) in records.iter().zip(parsed) {
+            let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
             let rulings = guard.fold_mut().apply(record, event);
             guard.publish(|| Published::new(record, event, &rulings, variant));
+            if hall {
+                let frame = console::update_frame(&guard.fold().referee, record, words, &rulings);
+                self.live.publish_hall(game, frame);
+            }
             all.extend(rulings);
         }
         self.live.note(game, guard.fold());

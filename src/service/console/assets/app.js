@@ -1,0 +1,321 @@
+// The arbiter console: a hall of live boards on one connection, a board view with its move
+// list, rulings and a replay slider, and the arbiter's word written as `arbiter` events.
+// Served by `referee serve --console ADDR`; talks only to the JSON API under /api/.
+"use strict";
+
+const state = {
+  token: sessionStorage.getItem("referee-token") || "",
+  public: false, // set from the page once it is loaded
+  boards: new Map(), // game id -> latest frame of the hall
+  silentMs: 60000, // from the server's --silent-s, or ?silent_s= on the page's address
+  game: null, // the board view's game
+  seq: 0, // the board view's slider position
+  stream: null,
+};
+
+const $ = (sel) => document.querySelector(sel);
+
+// ---- talking to the server ----
+
+function headers() {
+  const h = { "Content-Type": "application/json" };
+  if (state.token) h.Authorization = `Bearer ${state.token}`;
+  return h;
+}
+
+// The spectators' view reads the delayed copy of the same API.
+function apiPath(path) {
+  return state.public ? `/public${path}` : path;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(apiPath(path), { ...options, headers: headers() });
+  const body = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(body.error || `${response.status}`);
+  return body;
+}
+
+// Server-Sent Events read through fetch, so the token rides in a header and never in a URL.
+async function listen(path, onMessage, onState) {
+  const controller = new AbortController();
+  state.stream = controller;
+  for (;;) {
+    try {
+      onState("connecting");
+      const response = await fetch(apiPath(path), { headers: headers(), signal: controller.signal });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        throw new Error(body.error || `${response.status}`);
+      }
+      onState("live");
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const chunk = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event = /^event: (.*)$/m.exec(chunk);
+          const data = chunk.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (data) onMessage(event ? event[1] : "message", JSON.parse(data));
+        }
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      onState(`reconnecting: ${error.message}`);
+    }
+    if (controller.signal.aborted) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+function stopListening() {
+  if (state.stream) state.stream.abort();
+  state.stream = null;
+}
+
+// ---- clocks ----
+
+function clockText(ms) {
+  if (ms === null || ms === undefined) return "–";
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
+}
+
+// The time left now: the running side's clock goes down from when the server measured it.
+function clockNow(clock, side, receivedAt) {
+  if (!clock) return null;
+  const ms = clock[`${side}_ms`];
+  if (ms === null || ms === undefined) return null;
+  return clock.running === side ? ms - (Date.now() - receivedAt) : ms;
+}
+
+// ---- alerts: a board turns a colour by the kind of its latest ruling ----
+
+function alertOf(ruling) {
+  if (!ruling) return null;
+  if (ruling.result) return "ended";
+  switch (ruling.effect) {
+    case "must_vary": return "vary";
+    case "draw_claimable": return "claimable";
+    case "correction_required": return "correction";
+    case "foul": return "foul";
+    default: break;
+  }
+  if (ruling.kind === "illegal_move") return "illegal";
+  if (ruling.kind === "foul" || ruling.kind === "foul_limit") return "foul";
+  return "notice";
+}
+
+// ---- hall ----
+
+function sideNames(variant) {
+  return variant === "xiangqi" ? ["red", "black"] : ["white", "black"];
+}
+
+function hallCard(board) {
+  const [first, second] = sideNames(board.variant);
+  const alert = board.alert ? ` alert-${board.alert}` : "";
+  const silent = board.silent ? " silent" : "";
+  return `<a class="card${alert}${silent}" href="#/game/${encodeURIComponent(board.id)}" data-game="${esc(board.id)}">` +
+    `<div class="title">${esc(board.id)}</div>` +
+    drawBoard(board.variant, board.fen, { small: true, marks: board.last || [] }) +
+    `<div class="clocks"><span class="clock" data-side="${first}">${first} ${clockText(clockNow(board.clock, first, board.receivedAt))}</span>` +
+    `<span class="clock" data-side="${second}">${second} ${clockText(clockNow(board.clock, second, board.receivedAt))}</span></div>` +
+    `<div class="last">${esc(board.move || "")}</div>` +
+    `<div class="result">${esc(board.result || "")}${board.ruling ? ` · ${esc(board.ruling.kind)}` : ""}</div></a>`;
+}
+
+function renderHall() {
+  const grid = $("#hall-grid");
+  const boards = [...state.boards.values()].sort((a, b) => a.id.localeCompare(b.id));
+  grid.innerHTML = boards.map(hallCard).join("");
+  $("#hall-count").textContent = `${boards.length} boards`;
+}
+
+// A frame replaces the board it is newer than; the server's receive time of its event is
+// when the board was last heard from and when its running clock was last pressed.
+function takeFrame(frame, isUpdate) {
+  const old = state.boards.get(frame.id);
+  if (isUpdate && old && frame.seq <= old.seq) return;
+  const heard = frame.received_ms ? Math.min(Date.now(), frame.received_ms) : Date.now();
+  const board = { ...(old || {}), ...frame, receivedAt: heard, heardAt: heard, silent: false };
+  const latest = (frame.rulings || []).slice(-1)[0] || frame.latest;
+  if (latest) { board.ruling = latest; board.alert = alertOf(latest); }
+  state.boards.set(frame.id, board);
+}
+
+function openHall(prefix) {
+  stopListening();
+  state.game = null;
+  state.boards.clear();
+  show("hall");
+  $("#prefix").value = prefix;
+  const path = `/api/live?prefix=${encodeURIComponent(prefix)}`;
+  listen(path, (kind, data) => {
+    if (kind === "snapshot") { state.boards.clear(); data.boards.forEach((b) => takeFrame(b, false)); }
+    else if (kind === "update") takeFrame(data, true);
+    else if (kind === "failed") $("#hall-status").textContent = data.error;
+    renderHall();
+  }, (s) => { $("#hall-status").textContent = s; });
+}
+
+// Clocks tick and silent boards show without waiting for the server.
+setInterval(() => {
+  if ($("#hall").hidden) return;
+  const now = Date.now();
+  for (const board of state.boards.values()) {
+    board.silent = Boolean(board.clock && board.clock.running && !board.result && now - board.heardAt > state.silentMs);
+  }
+  renderHall();
+}, 1000);
+
+// ---- board view ----
+
+async function openGame(id, seq) {
+  stopListening();
+  show("game");
+  $("#game-title").textContent = id;
+  try {
+    state.game = await api(`/api/games/${encodeURIComponent(id)}`);
+  } catch (error) {
+    $("#game-error").textContent = error.message;
+    return;
+  }
+  $("#game-error").textContent = "";
+  const last = state.game.frames.length - 1;
+  state.seq = seq === null || seq === undefined ? last : Math.min(Math.max(0, seq), last);
+  renderGame();
+  listen(`/api/live?game=${encodeURIComponent(id)}`, async (kind) => {
+    if (kind !== "update") return;
+    const atEnd = state.seq === state.game.frames.length - 1;
+    state.game = await api(`/api/games/${encodeURIComponent(id)}`);
+    if (atEnd) state.seq = state.game.frames.length - 1;
+    renderGame();
+  }, (s) => { $("#game-status").textContent = s; });
+}
+
+function rulingsInForce(game, seq) {
+  const overturned = new Set(game.rulings.filter((r) => r.overturned_at && r.overturned_at <= seq).map((r) => r.at));
+  return game.rulings.filter((r) => r.at <= seq && !overturned.has(r.at));
+}
+
+function renderGame() {
+  const game = state.game;
+  const frame = game.frames[state.seq];
+  $("#slider").max = String(game.frames.length - 1);
+  $("#slider").value = String(state.seq);
+  $("#seq").textContent = `seq ${state.seq} of ${game.frames.length - 1}`;
+  $("#board").innerHTML = drawBoard(game.variant, frame.fen, { marks: frame.last || [] });
+  const [first, second] = sideNames(game.variant);
+  $("#clock-first").textContent = `${first} ${clockText(frame.clock ? frame.clock[`${first}_ms`] : null)}`;
+  $("#clock-second").textContent = `${second} ${clockText(frame.clock ? frame.clock[`${second}_ms`] : null)}`;
+  $("#game-result").textContent = game.result ? `result ${game.result}` : "in play";
+  const lit = new Set(state.lit || []);
+  $("#events").innerHTML = game.events.map((e) =>
+    `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
+    `<span class="n">${e.seq}</span> <span class="side">${esc(e.side)}</span> <span class="what">${esc(e.text)}</span></li>`).join("");
+  const shown = rulingsInForce(game, state.seq);
+  $("#rulings").innerHTML = shown.map((r) =>
+    `<li class="ruling alert-${alertOf(r) || "notice"}" data-at="${r.at}">` +
+    `<div><b>${esc(r.kind)}</b> at event ${r.at}${r.side ? ` · ${esc(r.side)}` : ""} · ${esc(r.effect)}${r.result ? ` · ${esc(r.result)}` : ""} · <i>${esc(r.rule)}</i></div>` +
+    `<div class="why">${esc(r.text)}</div>` +
+    `<div class="evidence">evidence: ${(r.evidence || []).map((s) => `<a href="#" data-jump="${s}">${s}</a>`).join(" ")}</div>` +
+    (state.public ? "" : `<div class="actions"><button data-act="uphold" data-ruling="${r.at}">uphold</button> <button data-act="overturn" data-ruling="${r.at}">overturn</button></div>`) +
+    `</li>`).join("") || "<li>no ruling in force</li>";
+  $("#open").textContent = (game.open || []).join("\n");
+  const current = $("#events li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function jump(seq, lit) {
+  state.seq = Math.min(Math.max(0, seq), state.game.frames.length - 1);
+  state.lit = lit || state.lit;
+  history.replaceState(null, "", `#/game/${encodeURIComponent(state.game.id)}?seq=${state.seq}`);
+  renderGame();
+}
+
+async function arbiter(body) {
+  const id = state.game.id;
+  try {
+    await api(`/api/games/${encodeURIComponent(id)}/arbiter`, { method: "POST", body: JSON.stringify(body) });
+    $("#game-error").textContent = "";
+    state.game = await api(`/api/games/${encodeURIComponent(id)}`);
+    state.seq = state.game.frames.length - 1;
+    renderGame();
+  } catch (error) {
+    $("#game-error").textContent = error.message;
+  }
+}
+
+// ---- wiring ----
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function show(view) {
+  $("#hall").hidden = view !== "hall";
+  $("#game").hidden = view !== "game";
+}
+
+function route() {
+  const hash = location.hash || "#/";
+  const game = /^#\/game\/([^?]+)(?:\?seq=(\d+))?/.exec(hash);
+  if (game) return openGame(decodeURIComponent(game[1]), game[2] === undefined ? null : Number(game[2]));
+  const hall = /^#\/hall\/?(.*)$/.exec(hash);
+  return openHall(hall ? decodeURIComponent(hall[1]) : "");
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  state.public = document.body.dataset.public === "true";
+  const silent = new URLSearchParams(location.search).get("silent_s") || document.body.dataset.silentS;
+  if (Number(silent) > 0) state.silentMs = Number(silent) * 1000;
+  $("#token").value = state.token;
+  $("#login").addEventListener("submit", (e) => {
+    e.preventDefault();
+    state.token = $("#token").value.trim();
+    sessionStorage.setItem("referee-token", state.token);
+    route();
+  });
+  $("#prefix-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    location.hash = `#/hall/${encodeURIComponent($("#prefix").value)}`;
+  });
+  $("#slider").addEventListener("input", (e) => jump(Number(e.target.value)));
+  $("#events").addEventListener("click", (e) => {
+    const li = e.target.closest("li[data-seq]");
+    if (li) jump(Number(li.dataset.seq));
+  });
+  $("#rulings").addEventListener("click", (e) => {
+    const link = e.target.closest("[data-jump]");
+    if (link) {
+      e.preventDefault();
+      const ruling = e.target.closest("li[data-at]");
+      const evidence = [...ruling.querySelectorAll("[data-jump]")].map((a) => Number(a.dataset.jump));
+      jump(Number(link.dataset.jump), evidence);
+      return;
+    }
+    const act = e.target.closest("button[data-act]");
+    if (act) arbiter({ type: "arbiter", side: "arbiter", decision: act.dataset.act, ruling: Number(act.dataset.ruling), text: $("#arbiter-text").value || `${act.dataset.act} from the console` });
+  });
+  $("#declare").addEventListener("click", () => arbiter({ type: "arbiter", side: "arbiter", decision: "declare", result: $("#declare-result").value, text: $("#arbiter-text").value || "declared from the console" }));
+  $("#foul").addEventListener("click", () => arbiter({ type: "arbiter", side: "arbiter", decision: "foul", ruling: state.seq, text: $("#arbiter-text").value || "foul noted by the arbiter" }));
+  $("#warn").addEventListener("click", () => arbiter({ type: "arbiter", side: "arbiter", decision: "warn", text: $("#arbiter-text").value || "warning" }));
+  document.addEventListener("keydown", (e) => {
+    if ($("#game").hidden || !state.game || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowLeft") jump(state.seq - 1);
+    if (e.key === "ArrowRight") jump(state.seq + 1);
+    if (e.key === "Home") jump(0);
+    if (e.key === "End") jump(state.game.frames.length - 1);
+  });
+  if (state.public) document.querySelectorAll(".arbiter-only").forEach((el) => el.remove());
+  window.addEventListener("hashchange", route);
+  route();
+});

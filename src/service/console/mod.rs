@@ -1,0 +1,583 @@
+//! The arbiter console, served over plain HTTP by `referee serve --console ADDR`: the page and
+//! its scripts (embedded in the binary: no install, no build step, works offline in a hall),
+//! a JSON API, and one Server-Sent Events stream per console that carries every board of an
+//! event. The same access control as gRPC: the request's `Authorization: Bearer` token is
+//! checked by the service's own [`Caller`], and the arbiter's word is appended through the
+//! service's own append path, so every console and watcher sees it at once.
+//!
+//! Routes: `/` the console, `/public` the spectators' view (only with a delay set);
+//! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
+//! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
+//! log-format `arbiter` event); the same reads under `/public/api/` for spectators.
+
+mod view;
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::{broadcast, mpsc};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Request;
+
+use crate::event::{EventKind, Side, event_from_json};
+use crate::log::Log;
+use crate::stored::load_log;
+
+use super::caller::Caller;
+use super::{Error, Service, closed, proto};
+
+const INDEX: &str = include_str!("assets/index.html");
+const APP: &str = include_str!("assets/app.js");
+const BOARDS: &str = include_str!("assets/boards.js");
+const STYLE: &str = include_str!("assets/console.css");
+
+/// Boards one hall stream may carry; an event prefix of a championship is a few hundred.
+const MAX_BOARDS: usize = 1000;
+/// Games one page of `GET /api/games` lists by default, and at most.
+const PAGE: usize = 200;
+
+/// How the console is served.
+#[derive(Clone, Copy, Debug)]
+pub struct ConsoleConfig {
+    /// The spectators' delay; `None`: no public view.
+    pub public_delay: Option<Duration>,
+    /// A board whose clock runs with no event for this long is shown as silent.
+    pub silent: Duration,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        ConsoleConfig {
+            public_delay: None,
+            silent: Duration::from_secs(60),
+        }
+    }
+}
+
+struct Console<L: Log> {
+    service: Service<L>,
+    config: ConsoleConfig,
+}
+
+type Shared<L> = State<Arc<Console<L>>>;
+
+/// Serves the console on `listener` until the service shuts down.
+pub async fn serve_console<L: Log>(
+    listener: TcpListener,
+    service: Service<L>,
+    config: ConsoleConfig,
+) -> std::io::Result<()> {
+    let mut closing = service.closing.subscribe();
+    let console = Arc::new(Console { service, config });
+    let app = Router::new()
+        .route("/", get(page::<L>))
+        .route("/public", get(public_page::<L>))
+        .route("/app.js", get(|| async { asset(APP, "text/javascript") }))
+        .route(
+            "/boards.js",
+            get(|| async { asset(BOARDS, "text/javascript") }),
+        )
+        .route("/console.css", get(|| async { asset(STYLE, "text/css") }))
+        .route("/api/games", get(list::<L>))
+        .route("/api/games/{id}", get(game::<L>))
+        .route("/api/games/{id}/arbiter", post(arbiter::<L>))
+        .route("/api/live", get(live::<L>))
+        .route("/public/api/games", get(public_list::<L>))
+        .route("/public/api/games/{id}", get(public_game::<L>))
+        .route("/public/api/live", get(public_live::<L>))
+        .with_state(console);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move { closed(&mut closing).await })
+        .await
+}
+
+fn asset(text: &'static str, mime: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, mime)], text).into_response()
+}
+
+fn html<L: Log>(console: &Console<L>, public: bool) -> Response {
+    let page = INDEX
+        .replace("__PUBLIC__", if public { "true" } else { "false" })
+        .replace("__SILENT_S__", &console.config.silent.as_secs().to_string());
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+}
+
+async fn page<L: Log>(State(console): Shared<L>) -> Response {
+    html(&console, false)
+}
+
+async fn public_page<L: Log>(State(console): Shared<L>) -> Response {
+    match console.config.public_delay {
+        Some(_) => html(&console, true),
+        None => no_public_view(),
+    }
+}
+
+fn no_public_view() -> Response {
+    refuse(
+        StatusCode::NOT_FOUND,
+        "the public view is off (serve --public-delay-s N turns it on)",
+    )
+}
+
+// ---- answers ----
+
+fn json_response(value: &Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+fn refuse(status: StatusCode, message: &str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        json!({ "error": message }).to_string(),
+    )
+        .into_response()
+}
+
+/// The service's error as HTTP: the status its gRPC code means, and the same message.
+fn failed(error: Error) -> Response {
+    let status = tonic::Status::from(error);
+    let http = match status.code() {
+        tonic::Code::InvalidArgument | tonic::Code::OutOfRange => StatusCode::BAD_REQUEST,
+        tonic::Code::NotFound => StatusCode::NOT_FOUND,
+        tonic::Code::AlreadyExists | tonic::Code::FailedPrecondition | tonic::Code::Aborted => {
+            StatusCode::CONFLICT
+        }
+        tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
+        tonic::Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        tonic::Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    refuse(http, status.message())
+}
+
+// ---- who asks ----
+
+impl<L: Log> Console<L> {
+    /// The caller of an HTTP request, by the same token check as a gRPC call's.
+    fn caller(&self, headers: &HeaderMap) -> Result<Caller, Error> {
+        let mut request = Request::new(());
+        if let Some(Ok(value)) = headers
+            .get(header::AUTHORIZATION)
+            .map(|v| tonic::metadata::MetadataValue::try_from(v.as_bytes()))
+        {
+            request.metadata_mut().insert("authorization", value);
+        }
+        self.service.caller(&request)
+    }
+
+    /// The log's last seq a spectator may see: events stored before now minus the delay.
+    fn public_horizon(&self, records: &[crate::log::Record]) -> u64 {
+        let delay = self.config.public_delay.unwrap_or_default();
+        let cutoff = now_ms().saturating_sub(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+        records
+            .iter()
+            .take_while(|r| r.received_ms <= cutoff)
+            .last()
+            .map_or(0, |r| r.seq)
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// `prefix=..&game=..` as pairs, percent-decoded.
+fn query(raw: Option<&str>) -> Vec<(String, String)> {
+    raw.unwrap_or_default()
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> String {
+    let spaced = text.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+fn param(pairs: &[(String, String)], key: &str) -> Option<String> {
+    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+}
+
+// ---- the game list ----
+
+async fn list<L: Log>(State(c): Shared<L>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    match c.caller(&headers) {
+        Ok(caller) => games_page(&c, &caller, &query(q.as_deref())).await,
+        Err(e) => failed(e),
+    }
+}
+
+async fn public_list<L: Log>(State(c): Shared<L>, RawQuery(q): RawQuery) -> Response {
+    if c.config.public_delay.is_none() {
+        return no_public_view();
+    }
+    match c.caller(&HeaderMap::new()) {
+        Ok(caller) => games_page(&c, &caller, &query(q.as_deref())).await,
+        Err(e) => failed(e),
+    }
+}
+
+/// The games whose id starts with `prefix`, in id order, `limit` after the id `after`.
+async fn games_page<L: Log>(c: &Console<L>, caller: &Caller, q: &[(String, String)]) -> Response {
+    let prefix = param(q, "prefix").unwrap_or_default();
+    let after = param(q, "after").unwrap_or_default();
+    let limit = match param(q, "limit").map(|l| l.parse::<usize>()) {
+        None => PAGE,
+        Some(Ok(n)) if (1..=PAGE).contains(&n) => n,
+        Some(_) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                &format!("limit: a number from 1 to {PAGE}"),
+            );
+        }
+    };
+    let listed = match c.service.list(caller).await {
+        Ok(listed) => listed,
+        Err(e) => return failed(e),
+    };
+    let mut games: Vec<&proto::GameSummary> = listed
+        .games
+        .iter()
+        .filter(|g| g.game.starts_with(&prefix) && g.game.as_str() > after.as_str())
+        .collect();
+    games.sort_by(|a, b| a.game.cmp(&b.game));
+    let next = (games.len() > limit).then(|| games[limit - 1].game.clone());
+    let page: Vec<Value> = games
+        .into_iter()
+        .take(limit)
+        .map(|g| {
+            json!({"id": g.game, "variant": g.variant, "last_seq": g.last_seq,
+                   "result": g.result, "damage": g.damage})
+        })
+        .collect();
+    json_response(&json!({ "games": page, "next": next }))
+}
+
+// ---- one game ----
+
+async fn game<L: Log>(State(c): Shared<L>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let caller = match c.caller(&headers) {
+        Ok(caller) => caller,
+        Err(e) => return failed(e),
+    };
+    if let Err(e) = caller.may_read(&id) {
+        return failed(e);
+    }
+    game_view(&c, &id, false)
+}
+
+async fn public_game<L: Log>(State(c): Shared<L>, Path(id): Path<String>) -> Response {
+    if c.config.public_delay.is_none() {
+        return no_public_view();
+    }
+    let caller = match c.caller(&HeaderMap::new()) {
+        Ok(caller) => caller,
+        Err(e) => return failed(e),
+    };
+    if let Err(e) = caller.may_read(&id) {
+        return failed(e);
+    }
+    game_view(&c, &id, true)
+}
+
+fn game_view<L: Log>(c: &Console<L>, id: &str, public: bool) -> Response {
+    let loaded = match load_log(&c.service.log, id, None) {
+        Ok(loaded) => loaded,
+        Err(e) => return failed(e.into()),
+    };
+    let up_to = public.then(|| {
+        let records: Vec<crate::log::Record> =
+            loaded.events.iter().map(|(r, _)| r.clone()).collect();
+        c.public_horizon(&records)
+    });
+    match view::game(&loaded, up_to) {
+        Ok(value) => json_response(&value),
+        Err(e) => failed(e.into()),
+    }
+}
+
+// ---- the arbiter's word ----
+
+async fn arbiter<L: Log>(
+    State(c): Shared<L>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: String,
+) -> Response {
+    let caller = match c.caller(&headers) {
+        Ok(caller) => caller,
+        Err(e) => return failed(e),
+    };
+    match arbiter_event(&c, &id, &body, &caller).await {
+        Ok(value) => json_response(&value),
+        Err(e) => failed(e),
+    }
+}
+
+/// Appends one `arbiter` event, checked by the log reader's own rules, through the service's
+/// append: durable before the answer, refereed by the live fold, seen by every console.
+async fn arbiter_event<L: Log>(
+    c: &Console<L>,
+    game: &str,
+    body: &str,
+    caller: &Caller,
+) -> Result<Value, Error> {
+    let info = c
+        .service
+        .log
+        .info(game)?
+        .ok_or_else(|| crate::log::Rejection::UnknownGame {
+            game: game.to_string(),
+        })?;
+    let header = load_log(&c.service.log, game, Some(0))?.header;
+    let event =
+        event_from_json(body, header.variant, None).map_err(|e| Error::invalid("body", e))?;
+    if !matches!(event.kind, EventKind::Arbiter { .. }) || event.side != Side::Arbiter {
+        return Err(Error::invalid(
+            "body",
+            "the console writes only arbiter events (\"type\":\"arbiter\",\"side\":\"arbiter\")",
+        ));
+    }
+    let new = proto::NewEvent {
+        event_id: format!("console-{}-{}", now_ms(), info.last_seq + 1),
+        event: Some(super::convert::event_to_proto(&event, header.variant)),
+    };
+    let appended = c
+        .service
+        .append(game, info.last_seq + 1, vec![new], caller)
+        .await?;
+    Ok(json!({ "seqs": appended.seqs, "result": appended.result }))
+}
+
+// ---- live: one stream for a hall or a board ----
+
+async fn live<L: Log>(State(c): Shared<L>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    match c.caller(&headers) {
+        Ok(caller) => hall_stream(c, caller, &query(q.as_deref()), None),
+        Err(e) => failed(e),
+    }
+}
+
+async fn public_live<L: Log>(State(c): Shared<L>, RawQuery(q): RawQuery) -> Response {
+    let Some(delay) = c.config.public_delay else {
+        return no_public_view();
+    };
+    match c.caller(&HeaderMap::new()) {
+        Ok(caller) => hall_stream(c, caller, &query(q.as_deref()), Some(delay)),
+        Err(e) => failed(e),
+    }
+}
+
+/// Which boards a stream carries: one game, or every game whose id starts with a prefix.
+#[derive(Clone)]
+enum Boards {
+    Game(String),
+    Prefix(String),
+}
+
+impl Boards {
+    fn has(&self, game: &str) -> bool {
+        match self {
+            Boards::Game(id) => id == game,
+            Boards::Prefix(prefix) => game.starts_with(prefix.as_str()),
+        }
+    }
+}
+
+fn hall_stream<L: Log>(
+    c: Arc<Console<L>>,
+    caller: Caller,
+    q: &[(String, String)],
+    delay: Option<Duration>,
+) -> Response {
+    let boards = match param(q, "game") {
+        Some(game) => Boards::Game(game),
+        None => Boards::Prefix(param(q, "prefix").unwrap_or_default()),
+    };
+    if let Boards::Game(game) = &boards
+        && let Err(e) = caller.may_read(game)
+    {
+        return failed(e);
+    }
+    // Subscribed before the snapshot is read, so no event falls between the two; the page
+    // ignores an update not newer than the board it has.
+    let updates = c.service.live.hall();
+    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
+    let mut closing = c.service.closing.subscribe();
+    tokio::spawn(async move {
+        tokio::select! {
+            () = feed_hall(&c, &caller, &boards, updates, delay, &tx) => {}
+            () = closed(&mut closing) => {}
+        }
+    });
+    Sse::new(ReceiverStream::new(rx))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// Sends the snapshot, then every update for the boards, until the page goes away. An
+/// update stream that fell behind sends a fresh snapshot rather than a gap.
+async fn feed_hall<L: Log>(
+    c: &Console<L>,
+    caller: &Caller,
+    boards: &Boards,
+    mut updates: broadcast::Receiver<Arc<(String, Value)>>,
+    delay: Option<Duration>,
+    tx: &mpsc::Sender<Result<SseEvent, Infallible>>,
+) {
+    let mut held: VecDeque<(tokio::time::Instant, Arc<(String, Value)>)> = VecDeque::new();
+    if !send_snapshot(c, caller, boards, delay, tx).await {
+        return;
+    }
+    loop {
+        let wait = held.front().map(|(at, _)| *at);
+        tokio::select! {
+            update = updates.recv() => match update {
+                Ok(update) if boards.has(&update.0) && caller.lists(&update.0) => match delay {
+                    None => if !send(tx, "update", &update.1).await { return },
+                    Some(d) => held.push_back((tokio::time::Instant::now() + d, update)),
+                },
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    held.clear();
+                    if !send_snapshot(c, caller, boards, delay, tx).await { return }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            () = sleep_until(wait) => {
+                if let Some((_, update)) = held.pop_front()
+                    && !send(tx, "update", &update.1).await
+                {
+                    return;
+                }
+            }
+            () = tx.closed() => return,
+        }
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn send(tx: &mpsc::Sender<Result<SseEvent, Infallible>>, kind: &str, data: &Value) -> bool {
+    let event = SseEvent::default().event(kind).data(data.to_string());
+    tx.send(Ok(event)).await.is_ok()
+}
+
+/// Every board's current frame (for spectators, the frame as it was `delay` ago).
+async fn send_snapshot<L: Log>(
+    c: &Console<L>,
+    caller: &Caller,
+    boards: &Boards,
+    delay: Option<Duration>,
+    tx: &mpsc::Sender<Result<SseEvent, Infallible>>,
+) -> bool {
+    let frames = match snapshot(c, caller, boards, delay).await {
+        Ok(frames) => frames,
+        Err(e) => {
+            let status = tonic::Status::from(e);
+            return send(tx, "failed", &json!({ "error": status.message() })).await;
+        }
+    };
+    send(tx, "snapshot", &json!({ "boards": frames })).await
+}
+
+async fn snapshot<L: Log>(
+    c: &Console<L>,
+    caller: &Caller,
+    boards: &Boards,
+    delay: Option<Duration>,
+) -> Result<Vec<Value>, Error> {
+    let mut frames = Vec::new();
+    for info in c.service.log.games()? {
+        if frames.len() >= MAX_BOARDS {
+            break;
+        }
+        if !boards.has(&info.game) || !caller.lists(&info.game) || info.damage.is_some() {
+            continue;
+        }
+        let frame = match delay {
+            None => c.service.board_frame(&info.game).await?,
+            Some(_) => {
+                let loaded = load_log(&c.service.log, &info.game, None)?;
+                let records: Vec<crate::log::Record> =
+                    loaded.events.iter().map(|(r, _)| r.clone()).collect();
+                let horizon = c.public_horizon(&records);
+                let view = view::game(&loaded, Some(horizon))?;
+                view["frames"]
+                    .as_array()
+                    .and_then(|f| f.last())
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            }
+        };
+        frames.push(frame);
+    }
+    Ok(frames)
+}
+
+impl<L: Log> Service<L> {
+    /// A game's board as the hall shows it now, from the live fold.
+    async fn board_frame(&self, game: &str) -> Result<Value, Error> {
+        let guard = self.live.lock(game).await?;
+        let referee = &guard.fold().referee;
+        let last = referee.last_seq();
+        let record = if last == 0 {
+            None
+        } else {
+            self.log.read(game, last, Some(last))??.into_iter().next()
+        };
+        let rulings: Vec<_> = referee
+            .rulings()
+            .iter()
+            .filter(|r| r.at == last)
+            .cloned()
+            .collect();
+        let mut frame = view::frame(referee, record.as_ref(), None, &rulings);
+        frame["latest"] = referee
+            .rulings()
+            .last()
+            .map_or(Value::Null, |r| r.to_value(referee.header().variant));
+        Ok(frame)
+    }
+}
+
+/// The frame the hall is sent after a stored event, made only when a console listens.
+pub fn update_frame(
+    referee: &crate::referee::Referee,
+    record: &crate::log::Record,
+    text: Option<String>,
+    rulings: &[crate::referee::Ruling],
+) -> Value {
+    let text = view::event_text(record, text);
+    view::frame(referee, Some(record), Some(text), rulings)
+}

@@ -1,0 +1,168 @@
+//! What the console draws, as JSON: a board's frame after an event (position, clocks, last
+//! move, the rulings it gave rise to) and a whole game as frames for the replay slider.
+
+use serde_json::{Map, Value, json};
+
+use crate::event::{Decision, Event, EventKind, Side};
+use crate::games::Variant;
+use crate::log::Record;
+use crate::referee::{Referee, Ruling};
+use crate::stored::{Error, LoadedLog};
+
+/// The board after the event at `record`, as the hall shows it. `text` is the scoresheet's
+/// words for the event, taken before it was applied.
+pub fn frame(
+    referee: &Referee,
+    record: Option<&Record>,
+    text: Option<String>,
+    rulings: &[Ruling],
+) -> Value {
+    let variant = referee.header().variant;
+    let mut m = Map::new();
+    m.insert("id".into(), json!(referee.header().id));
+    m.insert("variant".into(), json!(variant.name()));
+    m.insert("seq".into(), json!(referee.last_seq()));
+    m.insert("fen".into(), json!(referee.fen()));
+    m.insert(
+        "to_move".into(),
+        json!(referee.side_to_move().name(variant)),
+    );
+    m.insert("clock".into(), clock(referee));
+    m.insert(
+        "last".into(),
+        json!(record.map(last_squares).unwrap_or_default()),
+    );
+    m.insert("move".into(), json!(text));
+    m.insert("received_ms".into(), json!(record.map(|r| r.received_ms)));
+    m.insert("rulings".into(), rulings_json(rulings, variant));
+    m.insert(
+        "result".into(),
+        json!(referee.ending().map(|e| e.result.as_str())),
+    );
+    m.insert("open".into(), json!(referee.open_conditions()));
+    Value::Object(m)
+}
+
+/// The clocks after the last press, named by side (`red_ms`, `black_ms`), and which runs.
+fn clock(referee: &Referee) -> Value {
+    let variant = referee.header().variant;
+    let Some(times) = referee.clock_times() else {
+        return Value::Null;
+    };
+    let [first, second] = variant.side_names();
+    json!({
+        format!("{first}_ms"): times.first_ms,
+        format!("{second}_ms"): times.second_ms,
+        "running": (referee.ending().is_none()).then(|| times.running.name(variant)),
+    })
+}
+
+/// The squares a move touched, as the log names them, for the board to outline.
+fn last_squares(record: &Record) -> Vec<String> {
+    let Ok(Value::Object(body)) = serde_json::from_str::<Value>(&record.body) else {
+        return Vec::new();
+    };
+    if body.get("type").and_then(Value::as_str) != Some("move") {
+        return Vec::new();
+    }
+    ["from", "to"]
+        .iter()
+        .filter_map(|k| body.get(*k))
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+fn rulings_json(rulings: &[Ruling], variant: Variant) -> Value {
+    Value::Array(rulings.iter().map(|r| r.to_value(variant)).collect())
+}
+
+/// How an event reads in the move list: the scoresheet's words for a move, else its type and
+/// fields as the log has them.
+pub fn event_text(record: &Record, described: Option<String>) -> String {
+    if let Some(words) = described {
+        return words;
+    }
+    let Ok(Value::Object(body)) = serde_json::from_str::<Value>(&record.body) else {
+        return record.body.clone();
+    };
+    let kind = body.get("type").and_then(Value::as_str).unwrap_or("event");
+    let details: Vec<String> = body
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "type" | "side"))
+        .map(|(k, v)| match v {
+            Value::String(s) => format!("{k} {s}"),
+            other => format!("{k} {other}"),
+        })
+        .collect();
+    if details.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {}", details.join(", "))
+    }
+}
+
+/// A whole game for the board view: one frame per seq (0 = the start), every event with its
+/// words, every ruling with the seq of the arbiter's overturn if there was one. `up_to`
+/// stops early (the public view's delay).
+pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
+    let header = &loaded.header;
+    let variant = header.variant;
+    let mut referee = Referee::new(header)?;
+    let mut frames = vec![frame(&referee, None, None, &[])];
+    let mut events = Vec::new();
+    let mut overturns = Map::new();
+    for (record, event) in loaded
+        .events
+        .iter()
+        .take_while(|(r, _)| up_to.is_none_or(|u| r.seq <= u))
+    {
+        let described = referee.describe(event);
+        let rulings = referee.apply(record.seq, event);
+        let text = event_text(record, described);
+        events.push(json!({
+            "seq": record.seq,
+            "side": event.side.name(variant),
+            "type": event.kind.type_name(),
+            "text": text,
+            "received_ms": record.received_ms,
+        }));
+        if let Some(target) = overturned(event) {
+            overturns.insert(target.to_string(), json!(record.seq));
+        }
+        frames.push(frame(&referee, Some(record), Some(text), &rulings));
+    }
+    let rulings: Vec<Value> = referee
+        .rulings()
+        .iter()
+        .map(|r| {
+            let mut v = r.to_value(variant);
+            let by = overturns.get(&r.at.to_string()).cloned();
+            v["overturned_at"] = by.unwrap_or(Value::Null);
+            v
+        })
+        .collect();
+    Ok(json!({
+        "id": header.id,
+        "variant": variant.name(),
+        "result": referee.ending().map(|e| e.result.as_str()),
+        "open": referee.open_conditions(),
+        "frames": frames,
+        "events": events,
+        "rulings": rulings,
+    }))
+}
+
+/// The ruling an arbiter's overturn names (by its `at`).
+fn overturned(event: &Event) -> Option<u64> {
+    match &event.kind {
+        EventKind::Arbiter {
+            decision: Decision::Overturn,
+            ruling,
+            ..
+        } if event.side == Side::Arbiter => *ruling,
+        _ => None,
+    }
+}
