@@ -6,6 +6,7 @@ mod audit_grpc;
 mod chess_differential;
 mod cli;
 mod common;
+mod console;
 mod crash;
 mod draughts_pdn;
 mod faults;

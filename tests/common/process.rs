@@ -12,6 +12,8 @@ pub struct ServeProcess {
     child: Child,
     /// `http://ADDR`, as read from "referee listening on ADDR".
     pub url: String,
+    /// The console's address (`127.0.0.1:PORT`) when started with `--console`.
+    pub console: Option<String>,
     stderr_path: std::path::PathBuf,
 }
 
@@ -30,15 +32,23 @@ impl ServeProcess {
             .stderr(Stdio::from(stderr))
             .spawn()
             .expect("start referee serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("read the listening line");
-        // Scripts and tests read the address as the last word of this line.
-        let addr = line.trim().rsplit(' ').next().expect("address").to_owned();
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        // Scripts and tests read each address as the last word of its line.
+        let mut last_word = || {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("read a listening line");
+            line.trim().rsplit(' ').next().expect("address").to_owned()
+        };
+        let addr = last_word();
+        let console = flags.contains(&"--console").then(|| {
+            let url = last_word();
+            let bare = url.trim_start_matches("http://").trim_end_matches('/');
+            bare.to_string()
+        });
         ServeProcess {
             child,
             url: format!("http://{addr}"),
+            console,
             stderr_path,
         }
     }

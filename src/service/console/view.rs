@@ -33,6 +33,7 @@ pub fn frame(
         json!(record.map(last_squares).unwrap_or_default()),
     );
     m.insert("move".into(), json!(text));
+    m.insert("type".into(), json!(record.and_then(event_type)));
     m.insert("received_ms".into(), json!(record.map(|r| r.received_ms)));
     m.insert("rulings".into(), rulings_json(rulings, variant));
     m.insert(
@@ -55,6 +56,12 @@ fn clock(referee: &Referee) -> Value {
         format!("{second}_ms"): times.second_ms,
         "running": (referee.ending().is_none()).then(|| times.running.name(variant)),
     })
+}
+
+/// The event's `type` as the log names it.
+fn event_type(record: &Record) -> Option<String> {
+    let body: Value = serde_json::from_str(&record.body).ok()?;
+    body.get("type")?.as_str().map(str::to_string)
 }
 
 /// The squares a move touched, as the log names them, for the board to outline.

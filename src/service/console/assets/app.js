@@ -100,6 +100,8 @@ function clockNow(clock, side, receivedAt) {
 
 function alertOf(ruling) {
   if (!ruling) return null;
+  // An illegal move keeps its colour even when it ends the game (the result is shown too).
+  if (ruling.kind === "illegal_move") return "illegal";
   if (ruling.result) return "ended";
   switch (ruling.effect) {
     case "must_vary": return "vary";
@@ -108,7 +110,6 @@ function alertOf(ruling) {
     case "foul": return "foul";
     default: break;
   }
-  if (ruling.kind === "illegal_move") return "illegal";
   if (ruling.kind === "foul" || ruling.kind === "foul_limit") return "foul";
   return "notice";
 }
@@ -146,6 +147,12 @@ function takeFrame(frame, isUpdate) {
   if (isUpdate && old && frame.seq <= old.seq) return;
   const heard = frame.received_ms ? Math.min(Date.now(), frame.received_ms) : Date.now();
   const board = { ...(old || {}), ...frame, receivedAt: heard, heardAt: heard, silent: false };
+  // A Gjq reveal completes the move before it (chess_gjq 9.3 "e2-e4车"): keep that move's
+  // words and squares. Other events than moves keep the last move shown.
+  if (isUpdate && old && frame.type !== "move") {
+    board.last = old.last;
+    board.move = frame.type === "reveal" ? `${old.move || ""}${frame.move || ""}` : old.move;
+  }
   const latest = (frame.rulings || []).slice(-1)[0] || frame.latest;
   if (latest) { board.ruling = latest; board.alert = alertOf(latest); }
   state.boards.set(frame.id, board);
