@@ -67,10 +67,10 @@ impl Browser {
     fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
-            if let Ok(reply) = self.try_call("GET", "/status", None) {
-                if reply["value"]["ready"] == json!(true) {
-                    return;
-                }
+            if let Ok(reply) = self.try_call("GET", "/status", None)
+                && reply["value"]["ready"] == json!(true)
+            {
+                return;
             }
             std::thread::sleep(Duration::from_millis(100));
         }
