@@ -1,8 +1,10 @@
-//! The cost per event of consoles watching a game: `cargo bench --bench watchers [-- EVENTS]`.
+//! The cost per event of consoles watching a game: `cargo bench --bench watchers [-- EVENTS
+//! [BATCH]]`.
 //!
 //! An in-process server over a sled store in a temporary directory; one xiangqi game; 0, 1 and
 //! 16 `WatchGame` consoles (each on its own connection, reading everything from seq 0) while a
-//! board appends EVENTS clock presses (default 20,000) in requests of 100 events. Each run ends
+//! board appends EVENTS clock presses (default 20,000) in requests of BATCH events (default 100;
+//! 1 measures the per-request path as a board uses it). Each run ends
 //! when every console has been sent the last event. It prints the wall time and the process's
 //! CPU time (user + system, from /proc/self/stat: the server and its in-process consoles,
 //! gRPC decoding included) per event, and per event and watcher beyond the run without any.
@@ -67,7 +69,7 @@ async fn console(addr: String, last: u64) {
     panic!("the stream ended before event {last}");
 }
 
-async fn run(watchers: usize, events: u64) -> (Duration, Duration) {
+async fn run(watchers: usize, events: u64, batch: u64) -> (Duration, Duration) {
     let dir = tempfile::tempdir().expect("tempdir");
     let log = SledLog::open(dir.path()).expect("open");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -96,11 +98,11 @@ async fn run(watchers: usize, events: u64) -> (Duration, Duration) {
     // Let the consoles subscribe before the clock starts.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (start, cpu) = (Instant::now(), cpu_time());
-    for first in (1..=events).step_by(usize::try_from(BATCH).expect("small")) {
+    for first in (1..=events).step_by(usize::try_from(batch).expect("small")) {
         let request = proto::AppendEventsRequest {
             game: "w".into(),
             expected_seq: first,
-            events: (first..(first + BATCH).min(events + 1))
+            events: (first..(first + batch).min(events + 1))
                 .map(press)
                 .collect(),
         };
@@ -120,14 +122,16 @@ fn micros_per(d: Duration, n: f64) -> f64 {
 }
 
 fn main() {
-    let events: u64 = std::env::args()
+    let numbers: Vec<u64> = std::env::args()
         .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(20_000);
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let events = numbers.first().copied().unwrap_or(20_000);
+    let batch = numbers.get(1).copied().unwrap_or(BATCH).max(1);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let mut alone = None;
     for watchers in [0, 1, 16] {
-        let (wall, cpu) = runtime.block_on(run(watchers, events));
+        let (wall, cpu) = runtime.block_on(run(watchers, events, batch));
         let n = events as f64;
         let beyond = alone.map_or(String::new(), |base: Duration| {
             let extra = cpu.saturating_sub(base);

@@ -192,7 +192,7 @@ async fn a_token_over_its_request_rate_is_refused_and_loses_nothing() {
         "the burst of 5 is spent by now: {outcomes:?}"
     );
     assert!(
-        refusals.iter().all(|r| r.code == "ResourceExhausted"),
+        refusals.iter().all(|r| r.code == "RESOURCE_EXHAUSTED"),
         "{refusals:?}"
     );
     let acked = outcomes.len() - refusals.len();

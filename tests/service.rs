@@ -650,3 +650,123 @@ async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
     );
     server.stop().await;
 }
+
+/// The live cache holds at most its bound of games, but never drops one a console watches
+/// (its console keeps being fed by it); a dropped game is replayed from the log when used
+/// again, to the same state; ListGames reads summaries without loading games.
+#[tokio::test]
+async fn the_live_cache_drops_idle_games_but_not_watched_ones() {
+    use referee::service::proto::referee_server::Referee as _;
+    use referee::service::{CacheLimits, Service};
+    use tonic::Request;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = referee::log::SledLog::open(dir.path()).expect("open");
+    let limits = CacheLimits {
+        max_games: 1,
+        idle: Duration::from_secs(3600),
+    };
+    let service = Service::new(log).with_cache_limits(limits);
+    for game in ["a", "b"] {
+        let create = proto::CreateGameRequest {
+            header: Some(header(game)),
+        };
+        service
+            .create_game(Request::new(create))
+            .await
+            .expect("create");
+    }
+    let get = async |game: &str| {
+        let request = Request::new(proto::GetGameRequest { game: game.into() });
+        service.get_game(request).await.expect("get").into_inner()
+    };
+    let watch = proto::WatchGameRequest {
+        game: "a".into(),
+        from_seq: 0,
+    };
+    let mut console = service
+        .watch_game(Request::new(watch))
+        .await
+        .expect("watch")
+        .into_inner();
+    let first = tokio::time::timeout(Duration::from_secs(5), console.next()).await;
+    assert!(matches!(first, Ok(Some(Ok(_)))), "the header: {first:?}");
+    get("b").await;
+    assert_eq!(
+        service.live_games(),
+        2,
+        "a is watched: kept beyond the bound"
+    );
+    let request = append("a", 1, vec![new("a1", mv("red", "h2", "e2"))]);
+    service
+        .append_events(Request::new(request))
+        .await
+        .expect("append");
+    let event = tokio::time::timeout(Duration::from_secs(5), console.next()).await;
+    let event = event.expect("in time").expect("item").expect("ok").item;
+    assert!(matches!(event, Some(proto::watch_game_response::Item::Event(e)) if e.seq == 1));
+    let before = get("a").await;
+    drop(console);
+    for _ in 0..100 {
+        if service.open_watchers() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    get("b").await;
+    assert_eq!(service.live_games(), 1, "a is no longer watched: dropped");
+    let list = service
+        .list_games(Request::new(proto::ListGamesRequest {}))
+        .await;
+    let games = list.expect("list").into_inner().games;
+    let a = games.iter().find(|g| g.game == "a").expect("a listed");
+    assert_eq!(
+        (a.last_seq, a.head_hash.as_str()),
+        (1, before.head_hash.as_str())
+    );
+    assert_eq!(service.live_games(), 1, "listing loads no game");
+    assert_eq!(
+        get("a").await,
+        before,
+        "replayed from the log to the same state"
+    );
+}
+
+/// A game left unused longer than the cache's idle time is dropped (looked for at most once a
+/// second), and replayed when used again.
+#[tokio::test]
+async fn the_live_cache_drops_games_left_idle() {
+    use referee::service::proto::referee_server::Referee as _;
+    use referee::service::{CacheLimits, Service};
+    use tonic::Request;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = referee::log::SledLog::open(dir.path()).expect("open");
+    let limits = CacheLimits {
+        max_games: 10,
+        idle: Duration::from_millis(500),
+    };
+    let service = Service::new(log).with_cache_limits(limits);
+    for game in ["a", "b"] {
+        let create = proto::CreateGameRequest {
+            header: Some(header(game)),
+        };
+        service
+            .create_game(Request::new(create))
+            .await
+            .expect("create");
+    }
+    let get = async |game: &str| {
+        let request = Request::new(proto::GetGameRequest { game: game.into() });
+        service.get_game(request).await.expect("get").into_inner()
+    };
+    let before = get("a").await;
+    get("b").await;
+    assert_eq!(service.live_games(), 2);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    get("b").await;
+    assert_eq!(
+        service.live_games(),
+        1,
+        "a, idle for over 500 ms, was dropped"
+    );
+    assert_eq!(get("a").await, before);
+}

@@ -292,3 +292,52 @@ async fn wait_until(done: impl Fn() -> bool) -> bool {
     }
     false
 }
+
+/// A console that pauses while more is appended than its buffer, its connection's windows and
+/// the live feed hold together, then reads again, gets every event and ruling exactly once and
+/// in order: it catches up from the store where it fell off the feed, then follows live.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_console_that_pauses_then_reads_misses_nothing_and_repeats_nothing() {
+    const PAUSED_EVENTS: u64 = 1000;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = SledLog::open(dir.path()).expect("open");
+    let service = Service::new(log).with_watcher_lag(Duration::from_secs(60));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_on(listener, service, async {
+        let _ = stopped.await;
+    }));
+    let mut board = RefereeClient::connect(url.clone()).await.expect("connect");
+    crate::common::create_xiangqi(&mut board, "w").await;
+    let mut console = watch(&mut RefereeClient::connect(url.clone()).await.expect("c")).await;
+    // Paused: 1,000 events of ~4 KB is over the 2 MiB of windows, the 1 MiB outbox and the
+    // 256 records of the feed.
+    for first in (1..=PAUSED_EVENTS).step_by(usize::try_from(BATCH).expect("small")) {
+        board
+            .append_events(warnings(first, BATCH))
+            .await
+            .expect("append");
+    }
+    let reading =
+        tokio::spawn(
+            async move { read(&mut console, |s| s.rulings == PAUSED_EVENTS + BATCH).await },
+        );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let live = warnings(PAUSED_EVENTS + 1, BATCH);
+    board.append_events(live).await.expect("append live");
+    let seen = tokio::time::timeout(Duration::from_secs(30), reading)
+        .await
+        .expect("the console catches up")
+        .expect("read task");
+    assert_eq!(seen.end.as_ref().map(Status::code), None, "{:?}", seen.end);
+    assert_eq!(
+        seen.events,
+        (1..=PAUSED_EVENTS + BATCH).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+}
