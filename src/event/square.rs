@@ -26,7 +26,7 @@ impl Square {
     pub fn parse_number(variant: Variant, number: u64) -> Option<Square> {
         match variant {
             Variant::Draughts => draughts::Square::new(number).map(Square::Draughts),
-            _ => None,
+            Variant::ChessGjq | Variant::Xiangqi => None,
         }
     }
 

@@ -259,7 +259,7 @@ fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
             .parse::<u64>()
             .ok()
             .and_then(|n| Square::parse_number(variant, n)),
-        _ => Square::parse_text(variant, text),
+        Variant::ChessGjq | Variant::Xiangqi => Square::parse_text(variant, text),
     };
     parsed.ok_or_else(|| {
         Error::invalid(
