@@ -193,7 +193,7 @@ async fn tokens_confine_boards_arbiters_and_auditors() {
         Code::Ok
     );
     let listed = c
-        .list_games(with(&auditor, proto::ListGamesRequest {}))
+        .list_games(with(&auditor, proto::ListGamesRequest::default()))
         .await
         .expect("list")
         .into_inner();

@@ -312,7 +312,7 @@ async fn a_tournament_export_lists_the_events_games_and_scores_each_player() {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
     }
     let heads = c
-        .list_games(with(&t.auditor, proto::ListGamesRequest {}))
+        .list_games(with(&t.auditor, proto::ListGamesRequest::default()))
         .await
         .expect("list")
         .into_inner()

@@ -218,7 +218,7 @@ fn take(
     match item?.item {
         Some(Item::Event(_)) => seen.0 += 1,
         Some(Item::Ruling(r)) => seen.1.push(proto_value(&r)),
-        Some(Item::Header(_)) | None => {}
+        Some(Item::Header(_) | Item::Board(_)) | None => {}
     }
     Ok(())
 }

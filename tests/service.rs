@@ -310,14 +310,18 @@ async fn watchers_catch_up_then_follow_live() {
         .await
         .expect("append");
     use proto::watch_game_response::Item;
-    let next = async |s: &mut tonic::Streaming<proto::WatchGameResponse>| {
-        tokio::time::timeout(Duration::from_secs(5), s.next())
+    // The next item that is not a board (each event's board follows its rulings).
+    let next = async |s: &mut tonic::Streaming<proto::WatchGameResponse>| loop {
+        let item = tokio::time::timeout(Duration::from_secs(5), s.next())
             .await
             .expect("in time")
             .expect("item")
             .expect("ok")
             .item
-            .expect("item")
+            .expect("item");
+        if !matches!(item, Item::Board(_)) {
+            break item;
+        }
     };
     assert!(matches!(next(&mut from_start).await, Item::Header(h) if h.id == "w"));
     for seq in 1..=3 {
@@ -378,7 +382,7 @@ async fn replay_to_any_seq_and_list_games() {
     let status = c.replay_game(at(4)).await.expect_err("beyond the log");
     assert_eq!(status.code(), Code::InvalidArgument);
     let games = c
-        .list_games(proto::ListGamesRequest {})
+        .list_games(proto::ListGamesRequest::default())
         .await
         .expect("list")
         .into_inner()
@@ -715,7 +719,7 @@ async fn the_live_cache_drops_idle_games_but_not_watched_ones() {
     get("b").await;
     assert_eq!(service.live_games(), 1, "a is no longer watched: dropped");
     let list = service
-        .list_games(Request::new(proto::ListGamesRequest {}))
+        .list_games(Request::new(proto::ListGamesRequest::default()))
         .await;
     let games = list.expect("list").into_inner().games;
     let a = games.iter().find(|g| g.game == "a").expect("a listed");

@@ -11,6 +11,7 @@ mod crash;
 mod draughts_pdn;
 mod faults;
 mod fixtures;
+mod hall;
 mod limits;
 mod perft;
 mod properties;

@@ -52,7 +52,7 @@ async fn the_service_speaks_tls_to_a_client_that_trusts_its_certificate() {
 
     let mut client = tls_client(addr, &cert).await.expect("TLS handshake");
     let games = client
-        .list_games(proto::ListGamesRequest {})
+        .list_games(proto::ListGamesRequest::default())
         .await
         .expect("a call over TLS");
     assert!(games.into_inner().games.is_empty());
@@ -60,7 +60,10 @@ async fn the_service_speaks_tls_to_a_client_that_trusts_its_certificate() {
     let (other_cert, _) = self_signed();
     let untrusted = match tls_client(addr, &other_cert).await {
         Err(_) => true,
-        Ok(mut c) => c.list_games(proto::ListGamesRequest {}).await.is_err(),
+        Ok(mut c) => c
+            .list_games(proto::ListGamesRequest::default())
+            .await
+            .is_err(),
     };
     assert!(
         untrusted,
@@ -68,7 +71,10 @@ async fn the_service_speaks_tls_to_a_client_that_trusts_its_certificate() {
     );
     let plain = match RefereeClient::connect(format!("http://{addr}")).await {
         Err(_) => true,
-        Ok(mut c) => c.list_games(proto::ListGamesRequest {}).await.is_err(),
+        Ok(mut c) => c
+            .list_games(proto::ListGamesRequest::default())
+            .await
+            .is_err(),
     };
     assert!(plain, "a plain-text client gets nowhere");
     let _ = stop.send(());
@@ -145,7 +151,7 @@ async fn serve_refuses_a_public_address_in_clear_text_but_not_with_tls() {
         .expect("a port");
     let answered = match tls_client(([127, 0, 0, 1], port).into(), &cert).await {
         Ok(mut c) => c
-            .list_games(proto::ListGamesRequest {})
+            .list_games(proto::ListGamesRequest::default())
             .await
             .map_err(|e| e.to_string()),
         Err(e) => Err(e),

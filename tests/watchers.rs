@@ -77,7 +77,7 @@ async fn read(
             Some(Ok(response)) => match response.item.expect("an item") {
                 Item::Event(e) => seen.events.push(e.seq),
                 Item::Ruling(_) => seen.rulings += 1,
-                Item::Header(_) => {}
+                Item::Header(_) | Item::Board(_) => {}
             },
             Some(Err(status)) => {
                 seen.end = Some(status);

@@ -8,7 +8,7 @@ use crate::event::{
 };
 use crate::games::Variant;
 use crate::quote::quote;
-use crate::referee::Ruling;
+use crate::referee::{Referee, Ruling};
 
 use super::Error;
 use super::proto;
@@ -342,6 +342,31 @@ pub fn ruling_to_proto(r: &Ruling, variant: Variant) -> proto::Ruling {
         rule: r.rule.clone(),
         text: r.text.clone(),
         evidence: r.evidence.clone(),
+    }
+}
+
+/// The clocks after the last press; `None` without a time control.
+pub fn clock_to_proto(referee: &Referee) -> Option<proto::Clock> {
+    let variant = referee.header().variant;
+    referee.clock_times().map(|t| proto::Clock {
+        first_ms: t.first_ms,
+        second_ms: t.second_ms,
+        running: if referee.ending().is_some() {
+            String::new()
+        } else {
+            t.running.name(variant).into()
+        },
+    })
+}
+
+/// The board after the last event folded: position, side to move and clocks.
+pub fn board_to_proto(referee: &Referee) -> proto::Board {
+    let variant = referee.header().variant;
+    proto::Board {
+        seq: referee.last_seq(),
+        fen: referee.fen(),
+        side_to_move: referee.side_to_move().name(variant).into(),
+        clock: clock_to_proto(referee),
     }
 }
 

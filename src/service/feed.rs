@@ -6,11 +6,10 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use crate::event::Event;
-use crate::games::Variant;
 use crate::log::Record;
-use crate::referee::Ruling;
+use crate::referee::{Referee, Ruling};
 
-use super::convert::ruling_to_proto;
+use super::convert::{board_to_proto, ruling_to_proto};
 use super::proto::WatchGameResponse;
 use super::proto::watch_game_response::Item;
 use super::stored_event;
@@ -34,10 +33,14 @@ pub struct Published {
     event: WatchGameResponse,
     /// Each ruling's `at` beside its item: a console that starts later skips earlier ones.
     rulings: Vec<(u64, WatchGameResponse)>,
+    /// The position and clocks after the event.
+    board: WatchGameResponse,
 }
 
 impl Published {
-    pub fn new(record: &Record, event: &Event, rulings: &[Ruling], variant: Variant) -> Published {
+    /// The record's items: its event, its rulings, and the board `referee` shows after it.
+    pub fn new(record: &Record, event: &Event, rulings: &[Ruling], referee: &Referee) -> Published {
+        let variant = referee.header().variant;
         let item = |item| WatchGameResponse { item: Some(item) };
         Published {
             seq: record.seq,
@@ -46,6 +49,7 @@ impl Published {
                 .iter()
                 .map(|r| (r.at, item(Item::Ruling(ruling_to_proto(r, variant)))))
                 .collect(),
+            board: item(Item::Board(board_to_proto(referee))),
         }
     }
 
@@ -54,6 +58,7 @@ impl Published {
         let rulings = self.rulings.iter().filter(|(at, _)| *at >= from_seq);
         std::iter::once(&self.event)
             .chain(rulings.map(|(_, item)| item))
+            .chain(std::iter::once(&self.board))
             .cloned()
             .collect()
     }

@@ -95,7 +95,7 @@ impl Summary {
 /// The cache of live games over a log.
 /// Every game's stored events as the console's hall shows them: (game, frame). One channel
 /// for all games, so one console connection follows a hall of boards.
-pub type Hall = broadcast::Sender<Arc<(String, serde_json::Value)>>;
+pub type Hall = broadcast::Sender<Arc<super::console::HallFrame>>;
 
 /// Frames the hall channel holds for a console that reads late; one further behind is sent
 /// a fresh snapshot instead (150 boards at one event a second each is 10 s of slack).
@@ -159,7 +159,7 @@ impl<L: Log> LiveGames<L> {
     }
 
     /// The hall channel from the next stored event on.
-    pub fn hall(&self) -> broadcast::Receiver<Arc<(String, serde_json::Value)>> {
+    pub fn hall(&self) -> broadcast::Receiver<Arc<super::console::HallFrame>> {
         self.hall.subscribe()
     }
 
@@ -169,9 +169,9 @@ impl<L: Log> LiveGames<L> {
     }
 
     /// Sends a game's new frame to every console following the hall.
-    pub fn publish_hall(&self, game: &str, frame: serde_json::Value) {
+    pub fn publish_hall(&self, frame: super::console::HallFrame) {
         // An error means every console left meanwhile: nobody to tell.
-        let _ = self.hall.send(Arc::new((game.to_string(), frame)));
+        let _ = self.hall.send(Arc::new(frame));
     }
 
     /// The game's live state, locked; loaded from the log (and replayed) when not cached.

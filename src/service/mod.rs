@@ -243,16 +243,16 @@ impl<L: Log> Service<L> {
         records: &[Record],
         parsed: &[(String, Event)],
     ) -> Vec<Ruling> {
-        let variant = guard.fold().referee.header().variant;
         let mut all = Vec::new();
         let hall = self.live.hall_watched();
         for (record, (_, event)) in records.iter().zip(parsed) {
             let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
             let rulings = guard.fold_mut().apply(record, event);
-            guard.publish(|| Published::new(record, event, &rulings, variant));
+            guard.publish(|| Published::new(record, event, &rulings, &guard.fold().referee));
             if hall {
-                let frame = console::update_frame(&guard.fold().referee, record, words, &rulings);
-                self.live.publish_hall(game, frame);
+                let referee = &guard.fold().referee;
+                let frame = console::hall_frame(referee, Some(record), words, &rulings, false);
+                self.live.publish_hall(frame);
             }
             all.extend(rulings);
         }
@@ -284,17 +284,31 @@ impl<L: Log> Service<L> {
         Ok(state_of(&fold.referee, fold.head_hash))
     }
 
-    async fn list(&self, caller: &Caller) -> Result<proto::ListGamesResponse, Error> {
-        let mut games = Vec::new();
-        for info in self
+    /// The games `caller` may list whose id starts with `page.prefix`, in id order, at most
+    /// `page.limit` (0: all) after `page.after`; `next` is set when more follow.
+    async fn list(
+        &self,
+        caller: &Caller,
+        page: &proto::ListGamesRequest,
+    ) -> Result<proto::ListGamesResponse, Error> {
+        let mut infos: Vec<_> = self
             .log
             .games()?
             .into_iter()
             .filter(|i| caller.lists(&i.game))
-        {
+            .filter(|i| i.game.starts_with(&page.prefix) && i.game > page.after)
+            .collect();
+        infos.sort_by(|a, b| a.game.cmp(&b.game));
+        let limit = match usize::try_from(page.limit) {
+            Ok(0) | Err(_) => usize::MAX,
+            Ok(n) => n,
+        };
+        let next = (infos.len() > limit).then(|| infos[limit - 1].game.clone());
+        let mut games = Vec::new();
+        for info in infos.into_iter().take(limit) {
             games.push(self.summary(info)?);
         }
-        Ok(proto::ListGamesResponse { games })
+        Ok(proto::ListGamesResponse { games, next })
     }
 
     /// One line of ListGames, from the game's kept summary (replayed only if none is kept
@@ -367,6 +381,7 @@ impl<L: Log> Service<L> {
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
+type HallStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGamesResponse, Status>> + Send>>;
 type PlayStream = Pin<Box<dyn Stream<Item = Result<proto::PlayResponse, Status>> + Send>>;
 
 fn stored_event(
@@ -426,6 +441,7 @@ fn state_of(referee: &Referee, head_hash: [u8; 32]) -> proto::GameState {
             .map(|r| ruling_to_proto(r, variant))
             .collect(),
         head_hash: hex::encode(head_hash),
+        clock: convert::clock_to_proto(referee),
     }
 }
 
@@ -546,7 +562,19 @@ impl<L: Log> RefereeApi for Service<L> {
         request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
         let caller = self.caller(&request)?;
-        Ok(Response::new(self.list(&caller).await?))
+        Ok(Response::new(self.list(&caller, request.get_ref()).await?))
+    }
+
+    type WatchGamesStream = HallStream;
+
+    async fn watch_games(
+        &self,
+        request: Request<proto::WatchGamesRequest>,
+    ) -> Result<Response<HallStream>, Status> {
+        let caller = self.caller(&request)?;
+        let permit = self.open_stream(&caller)?;
+        let prefix = request.into_inner().prefix;
+        Ok(Response::new(self.watch_hall(caller, prefix, permit)))
     }
 
     async fn get_audit_key(

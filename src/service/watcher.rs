@@ -194,8 +194,7 @@ fn step(
         }
         Some(fold) => {
             let (event, rulings) = fold.step(record)?;
-            let variant = fold.referee.header().variant;
-            Ok(Published::new(record, &event, &rulings, variant).items(from_seq))
+            Ok(Published::new(record, &event, &rulings, &fold.referee).items(from_seq))
         }
     }
 }

@@ -44,7 +44,7 @@ const STYLE: &str = include_str!("assets/console.css");
 /// Boards one hall stream may carry; an event prefix of a championship is a few hundred.
 const MAX_BOARDS: usize = 1000;
 /// Games one page of `GET /api/games` lists by default, and at most.
-const PAGE: usize = 200;
+const PAGE: u32 = 200;
 
 /// How the console is served.
 #[derive(Clone, Copy, Debug)]
@@ -244,9 +244,7 @@ async fn public_list<L: Log>(State(c): Shared<L>, RawQuery(q): RawQuery) -> Resp
 
 /// The games whose id starts with `prefix`, in id order, `limit` after the id `after`.
 async fn games_page<L: Log>(c: &Console<L>, caller: &Caller, q: &[(String, String)]) -> Response {
-    let prefix = param(q, "prefix").unwrap_or_default();
-    let after = param(q, "after").unwrap_or_default();
-    let limit = match param(q, "limit").map(|l| l.parse::<usize>()) {
+    let limit = match param(q, "limit").map(|l| l.parse::<u32>()) {
         None => PAGE,
         Some(Ok(n)) if (1..=PAGE).contains(&n) => n,
         Some(_) => {
@@ -256,26 +254,24 @@ async fn games_page<L: Log>(c: &Console<L>, caller: &Caller, q: &[(String, Strin
             );
         }
     };
-    let listed = match c.service.list(caller).await {
+    let page = proto::ListGamesRequest {
+        prefix: param(q, "prefix").unwrap_or_default(),
+        after: param(q, "after").unwrap_or_default(),
+        limit,
+    };
+    let listed = match c.service.list(caller, &page).await {
         Ok(listed) => listed,
         Err(e) => return failed(e),
     };
-    let mut games: Vec<&proto::GameSummary> = listed
+    let games: Vec<Value> = listed
         .games
         .iter()
-        .filter(|g| g.game.starts_with(&prefix) && g.game.as_str() > after.as_str())
-        .collect();
-    games.sort_by(|a, b| a.game.cmp(&b.game));
-    let next = (games.len() > limit).then(|| games[limit - 1].game.clone());
-    let page: Vec<Value> = games
-        .into_iter()
-        .take(limit)
         .map(|g| {
             json!({"id": g.game, "variant": g.variant, "last_seq": g.last_seq,
                    "result": g.result, "damage": g.damage})
         })
         .collect();
-    json_response(&json!({ "games": page, "next": next }))
+    json_response(&json!({ "games": games, "next": listed.next }))
 }
 
 // ---- one game ----
@@ -395,13 +391,13 @@ async fn public_live<L: Log>(State(c): Shared<L>, RawQuery(q): RawQuery) -> Resp
 
 /// Which boards a stream carries: one game, or every game whose id starts with a prefix.
 #[derive(Clone)]
-enum Boards {
+pub(super) enum Boards {
     Game(String),
     Prefix(String),
 }
 
 impl Boards {
-    fn has(&self, game: &str) -> bool {
+    pub(super) fn has(&self, game: &str) -> bool {
         match self {
             Boards::Game(id) => id == game,
             Boards::Prefix(prefix) => game.starts_with(prefix.as_str()),
@@ -446,11 +442,11 @@ async fn feed_hall<L: Log>(
     c: &Console<L>,
     caller: &Caller,
     boards: &Boards,
-    mut updates: broadcast::Receiver<Arc<(String, Value)>>,
+    mut updates: broadcast::Receiver<Arc<HallFrame>>,
     delay: Option<Duration>,
     tx: &mpsc::Sender<Result<SseEvent, Infallible>>,
 ) {
-    let mut held: VecDeque<(tokio::time::Instant, Arc<(String, Value)>)> = VecDeque::new();
+    let mut held: VecDeque<(tokio::time::Instant, Arc<HallFrame>)> = VecDeque::new();
     if !send_snapshot(c, caller, boards, delay, tx).await {
         return;
     }
@@ -458,8 +454,8 @@ async fn feed_hall<L: Log>(
         let wait = held.front().map(|(at, _)| *at);
         tokio::select! {
             update = updates.recv() => match update {
-                Ok(update) if boards.has(&update.0) && caller.lists(&update.0) => match delay {
-                    None => if !send(tx, "update", &update.1).await { return },
+                Ok(update) if boards.has(&update.game) && caller.lists(&update.game) => match delay {
+                    None => if !send(tx, "update", &update.json).await { return },
                     Some(d) => held.push_back((tokio::time::Instant::now() + d, update)),
                 },
                 Ok(_) => {}
@@ -471,7 +467,7 @@ async fn feed_hall<L: Log>(
             },
             () = sleep_until(wait) => {
                 if let Some((_, update)) = held.pop_front()
-                    && !send(tx, "update", &update.1).await
+                    && !send(tx, "update", &update.json).await
                 {
                     return;
                 }
@@ -517,6 +513,10 @@ async fn snapshot<L: Log>(
     boards: &Boards,
     delay: Option<Duration>,
 ) -> Result<Vec<Value>, Error> {
+    if delay.is_none() {
+        let frames = c.service.hall_snapshot(caller, boards).await?;
+        return Ok(frames.into_iter().map(|f| f.json).collect());
+    }
     let mut frames = Vec::new();
     for info in c.service.log.games()? {
         if frames.len() >= MAX_BOARDS {
@@ -525,29 +525,86 @@ async fn snapshot<L: Log>(
         if !boards.has(&info.game) || !caller.lists(&info.game) || info.damage.is_some() {
             continue;
         }
-        let frame = match delay {
-            None => c.service.board_frame(&info.game).await?,
-            Some(_) => {
-                let loaded = load_log(&c.service.log, &info.game, None)?;
-                let records: Vec<crate::log::Record> =
-                    loaded.events.iter().map(|(r, _)| r.clone()).collect();
-                let horizon = c.public_horizon(&records);
-                let view = view::game(&loaded, Some(horizon))?;
-                view["frames"]
-                    .as_array()
-                    .and_then(|f| f.last())
-                    .cloned()
-                    .unwrap_or(Value::Null)
-            }
-        };
-        frames.push(frame);
+        let loaded = load_log(&c.service.log, &info.game, None)?;
+        let records: Vec<crate::log::Record> =
+            loaded.events.iter().map(|(r, _)| r.clone()).collect();
+        let horizon = c.public_horizon(&records);
+        let view = view::game(&loaded, Some(horizon))?;
+        let last = view["frames"].as_array().and_then(|f| f.last()).cloned();
+        frames.push(last.unwrap_or(Value::Null));
     }
     Ok(frames)
 }
 
 impl<L: Log> Service<L> {
+    /// `WatchGames`: the snapshot of every board of the event, then each stored event's
+    /// board, on one stream; a stream that falls behind gets a fresh snapshot.
+    pub(super) fn watch_hall(
+        &self,
+        caller: Caller,
+        prefix: String,
+        permit: Option<super::limits::StreamPermit>,
+    ) -> super::HallStream {
+        let (tx, rx) = mpsc::channel::<Result<proto::WatchGamesResponse, tonic::Status>>(256);
+        let service = self.clone();
+        let mut closing = self.closing.subscribe();
+        let updates = self.live.hall();
+        tokio::spawn(async move {
+            let _counted_until_the_stream_ends = permit;
+            let boards = Boards::Prefix(prefix);
+            tokio::select! {
+                () = service.feed_watch_games(&caller, &boards, updates, &tx) => {}
+                () = closed(&mut closing) => {
+                    let _ = tx.send(Err(tonic::Status::unavailable("the server is shutting down"))).await;
+                }
+            }
+        });
+        Box::pin(ReceiverStream::new(rx))
+    }
+
+    async fn feed_watch_games(
+        &self,
+        caller: &Caller,
+        boards: &Boards,
+        mut updates: broadcast::Receiver<Arc<HallFrame>>,
+        tx: &mpsc::Sender<Result<proto::WatchGamesResponse, tonic::Status>>,
+    ) {
+        let snapshot = async |tx: &mpsc::Sender<_>| match self.hall_snapshot(caller, boards).await {
+            Ok(frames) => {
+                for frame in frames {
+                    if tx.send(Ok(frame.proto)).await.is_err() {
+                        return false;
+                    }
+                }
+                true
+            }
+            Err(e) => {
+                let _ = tx.send(Err(tonic::Status::from(e))).await;
+                false
+            }
+        };
+        if !snapshot(tx).await {
+            return;
+        }
+        loop {
+            tokio::select! {
+                update = updates.recv() => match update {
+                    Ok(u) if boards.has(&u.game) && caller.lists(&u.game) => {
+                        if tx.send(Ok(u.proto.clone())).await.is_err() { return }
+                    }
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if !snapshot(tx).await { return }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                () = tx.closed() => return,
+            }
+        }
+    }
+
     /// A game's board as the hall shows it now, from the live fold.
-    async fn board_frame(&self, game: &str) -> Result<Value, Error> {
+    pub(super) async fn board_frame(&self, game: &str) -> Result<HallFrame, Error> {
         let guard = self.live.lock(game).await?;
         let referee = &guard.fold().referee;
         let last = referee.last_seq();
@@ -556,28 +613,73 @@ impl<L: Log> Service<L> {
         } else {
             self.log.read(game, last, Some(last))??.into_iter().next()
         };
-        let rulings: Vec<_> = referee
-            .rulings()
-            .iter()
-            .filter(|r| r.at == last)
-            .cloned()
-            .collect();
-        let mut frame = view::frame(referee, record.as_ref(), None, &rulings);
-        frame["latest"] = referee
-            .rulings()
-            .last()
-            .map_or(Value::Null, |r| r.to_value(referee.header().variant));
-        Ok(frame)
+        Ok(hall_frame(referee, record.as_ref(), None, &[], true))
+    }
+
+    /// The boards of the games `boards` names that `caller` may list, as they stand.
+    pub(super) async fn hall_snapshot(
+        &self,
+        caller: &Caller,
+        boards: &Boards,
+    ) -> Result<Vec<HallFrame>, Error> {
+        let mut frames = Vec::new();
+        for info in self.log.games()? {
+            if frames.len() >= MAX_BOARDS {
+                break;
+            }
+            if boards.has(&info.game) && caller.lists(&info.game) && info.damage.is_none() {
+                frames.push(self.board_frame(&info.game).await?);
+            }
+        }
+        Ok(frames)
     }
 }
 
-/// The frame the hall is sent after a stored event, made only when a console listens.
-pub fn update_frame(
+/// A board of the hall after a stored event (or as it stands, in a snapshot): as the console
+/// draws it, and as `WatchGames` sends it. Made once per event, only when someone follows.
+pub struct HallFrame {
+    pub game: String,
+    pub json: Value,
+    pub proto: proto::WatchGamesResponse,
+}
+
+/// The hall's frame for the board `referee` shows after `record` (None: no event yet).
+pub fn hall_frame(
     referee: &crate::referee::Referee,
-    record: &crate::log::Record,
-    text: Option<String>,
+    record: Option<&crate::log::Record>,
+    words: Option<String>,
     rulings: &[crate::referee::Ruling],
-) -> Value {
-    let text = view::event_text(record, text);
-    view::frame(referee, Some(record), Some(text), rulings)
+    snapshot: bool,
+) -> HallFrame {
+    let variant = referee.header().variant;
+    let text = record.map(|r| view::event_text(r, words));
+    let mut json = view::frame(referee, record, text.clone(), rulings);
+    // A snapshot's alert is the game's latest ruling, whichever event gave it.
+    let latest = referee.rulings().last().filter(|_| snapshot);
+    if let Some(latest) = latest {
+        json["latest"] = latest.to_value(variant);
+    }
+    let shown: Vec<&crate::referee::Ruling> = if snapshot {
+        latest.into_iter().collect()
+    } else {
+        rulings.iter().collect()
+    };
+    let proto = proto::WatchGamesResponse {
+        game: referee.header().id.clone(),
+        variant: variant.name().into(),
+        board: Some(super::convert::board_to_proto(referee)),
+        text,
+        rulings: shown
+            .iter()
+            .map(|r| super::convert::ruling_to_proto(r, variant))
+            .collect(),
+        result: referee.ending().map(|e| e.result.as_str().into()),
+        snapshot,
+        received_ms: record.map_or(0, |r| r.received_ms),
+    };
+    HallFrame {
+        game: referee.header().id.clone(),
+        json,
+        proto,
+    }
 }
