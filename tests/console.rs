@@ -10,6 +10,7 @@ use referee::service::proto::{self, referee_client::RefereeClient};
 use serde_json::Value;
 use tonic::transport::Channel;
 
+use crate::common::create_game;
 use crate::common::http::request;
 use crate::common::process::ServeProcess;
 use crate::common::webdriver::{Browser, browser_paths};
@@ -25,20 +26,6 @@ async fn client(server: &ServeProcess) -> RefereeClient<Channel> {
     RefereeClient::connect(server.url.clone())
         .await
         .expect("connect")
-}
-
-async fn create(client: &mut RefereeClient<Channel>, variant: &str, id: &str) {
-    let header = proto::GameHeader {
-        variant: variant.into(),
-        id: id.into(),
-        ..Default::default()
-    };
-    client
-        .create_game(proto::CreateGameRequest {
-            header: Some(header),
-        })
-        .await
-        .expect("create");
 }
 
 fn movement(side: &str, from: &str, to: &str) -> proto::Event {
@@ -118,7 +105,7 @@ fn console_api_reads_games_and_frames_and_refuses_bad_input() {
     let console = server.console.clone().expect("console address");
     runtime().block_on(async {
         let mut c = client(&server).await;
-        create(&mut c, "xiangqi", "api-xq").await;
+        create_game(&mut c, "xiangqi", "api-xq").await;
         append(&mut c, "api-xq", 0, vec![movement("red", "h2", "e2")]).await;
     });
     let (status, list) = get_json(&console, "/api/games?prefix=api-", None);
@@ -220,9 +207,9 @@ fn console_in_a_real_browser() {
     let rt = runtime();
     let mut c = rt.block_on(async {
         let mut c = client(&server).await;
-        create(&mut c, "xiangqi", "hall-xq").await;
-        create(&mut c, "chess_gjq", "hall-gjq").await;
-        create(&mut c, "draughts", "hall-dr").await;
+        create_game(&mut c, "xiangqi", "hall-xq").await;
+        create_game(&mut c, "chess_gjq", "hall-gjq").await;
+        create_game(&mut c, "draughts", "hall-dr").await;
         c
     });
     let first = Browser::start(&chromium, &driver);

@@ -121,9 +121,14 @@ pub fn arbiter_warning(event_id: String, text: String) -> referee::service::prot
 
 /// Creates a xiangqi game `id` from the standard start.
 pub async fn create_xiangqi(client: &mut RefereeClient<Channel>, id: &str) {
+    create_game(client, "xiangqi", id).await;
+}
+
+/// Creates a game of `variant` with id `id` from the standard start.
+pub async fn create_game(client: &mut RefereeClient<Channel>, variant: &str, id: &str) {
     use referee::service::proto;
     let header = proto::GameHeader {
-        variant: "xiangqi".into(),
+        variant: variant.into(),
         id: id.into(),
         ..Default::default()
     };

@@ -16,18 +16,22 @@ const XQ_NAMES = {
   r: "車", n: "馬", h: "馬", b: "象", e: "象", a: "士", k: "將", c: "砲", p: "卒",
 };
 
-function xiangqiBoard(fen) {
-  const rows = fen.split(" ")[0].split("/");
+// The pieces of a FEN's board by square name: files named by `files`, the first row is rank
+// `top` (xiangqi 9, chess 8), digits count empty points.
+function fenBoard(fen, files, top) {
   const board = {};
-  rows.forEach((row, i) => {
-    const rank = 9 - i;
+  fen.split(" ")[0].split("/").forEach((row, i) => {
     let file = 0;
     for (const ch of row) {
       if (/[0-9]/.test(ch)) file += Number(ch);
-      else { board["abcdefghi"[file] + rank] = ch; file += 1; }
+      else { board[files[file] + (top - i)] = ch; file += 1; }
     }
   });
   return board;
+}
+
+function xiangqiBoard(fen) {
+  return fenBoard(fen, "abcdefghi", 9);
 }
 
 function drawXiangqi(fen, opts = {}) {
@@ -68,16 +72,7 @@ function drawXiangqi(fen, opts = {}) {
 const CHESS_GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
 
 function chessBoard(fen) {
-  const board = {};
-  fen.split(" ")[0].split("/").forEach((row, i) => {
-    const rank = 8 - i;
-    let file = 0;
-    for (const ch of row) {
-      if (/[0-9]/.test(ch)) file += Number(ch);
-      else { board["abcdefgh"[file] + rank] = ch; file += 1; }
-    }
-  });
-  return board;
+  return fenBoard(fen, "abcdefgh", 8);
 }
 
 function drawChess(fen, opts = {}) {
