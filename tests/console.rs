@@ -352,3 +352,92 @@ fn console_in_a_real_browser() {
         .any(|r| r["kind"] == "illegal_move" && r["overturned_at"].is_u64());
     assert!(overturned, "{game}");
 }
+
+#[test]
+fn public_view_runs_behind_by_its_delay_and_takes_no_word() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let flags = ["--console", "127.0.0.1:0", "--public-delay-s", "2"];
+    let server = ServeProcess::start(dir.path(), &flags);
+    let console = server.console.clone().expect("console address");
+    let moved = Instant::now();
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "pub-xq").await;
+        append(&mut c, "pub-xq", 0, vec![movement("red", "h2", "e2")]).await;
+    });
+    let frames = || {
+        let (status, game) = get_json(&console, "/public/api/games/pub-xq", None);
+        assert_eq!(status, 200, "{game}");
+        game["frames"].as_array().expect("frames").len()
+    };
+    assert_eq!(frames(), 1, "the move is not shown before the delay");
+    while moved.elapsed() < Duration::from_millis(2300) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(frames(), 2, "the move is shown once the delay has passed");
+    let page = request(&console, "GET", "/public", &[], "").unwrap();
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains(r#"data-public="true""#));
+    let word = r#"{"type":"arbiter","side":"arbiter","decision":"warn","text":"x"}"#;
+    let answer = request(
+        &console,
+        "POST",
+        "/public/api/games/pub-xq/arbiter",
+        &[],
+        word,
+    )
+    .unwrap();
+    assert!(
+        answer.status == 404 || answer.status == 405,
+        "{}",
+        answer.status
+    );
+}
+
+/// A hall of 150 boards on one page and one connection: every board drawn, and a move on
+/// any of them shown within a second.
+#[test]
+fn console_hall_of_150_boards() {
+    let Some((chromium, driver)) = browser_paths() else {
+        eprintln!(
+            "\n*** SKIPPED console_hall_of_150_boards: headless Chromium not found; run \
+             .ci/test (it installs chromium and chromium-driver) ***\n"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    let rt = runtime();
+    let ids: Vec<String> = (1..=150).map(|n| format!("big-{n:03}")).collect();
+    let mut c = rt.block_on(async {
+        let mut c = client(&server).await;
+        for (i, id) in ids.iter().enumerate() {
+            let variant = ["xiangqi", "chess_gjq", "draughts"][i % 3];
+            create_game(&mut c, variant, id).await;
+        }
+        c
+    });
+    let browser = Browser::start(&chromium, &driver);
+    browser.open(&format!("http://{console}/#/hall/big-"));
+    browser.wait_for(
+        "150 boards drawn",
+        "return document.querySelectorAll('#hall-grid .card svg').length === 150",
+        Duration::from_secs(20),
+    );
+    let mut latencies = Vec::new();
+    for id in ["big-001", "big-076", "big-148"] {
+        let script = format!(
+            "const c = document.querySelector('.card[data-game=\"{id}\"]'); \
+             return c && c.textContent.includes('炮二平五');"
+        );
+        let start = Instant::now();
+        rt.block_on(append(&mut c, id, 0, vec![movement("red", "h2", "e2")]));
+        browser.wait_for("the move on its board", &script, Duration::from_secs(5));
+        latencies.push(start.elapsed());
+    }
+    eprintln!("console: 150 boards, event to screen {latencies:?}");
+    latencies.sort();
+    assert!(latencies[1] <= LIVE, "150 boards updated in {latencies:?}");
+    browser.screenshot(&shots().join("hall-150.png"));
+}

@@ -133,11 +133,39 @@ function hallCard(board) {
     `<div class="result">${esc(board.result || "")}${board.ruling ? ` · ${esc(board.ruling.kind)}` : ""}</div></a>`;
 }
 
+// The whole hall, drawn once per snapshot; after that only the board that changed is redrawn
+// (a hall of 150 boards would otherwise redraw 150 SVGs per event).
 function renderHall() {
   const grid = $("#hall-grid");
   const boards = [...state.boards.values()].sort((a, b) => a.id.localeCompare(b.id));
   grid.innerHTML = boards.map(hallCard).join("");
   $("#hall-count").textContent = `${boards.length} boards`;
+}
+
+function cardOf(id) {
+  return [...document.querySelectorAll("#hall-grid .card")].find((c) => c.dataset.game === id);
+}
+
+function renderCard(id) {
+  const board = state.boards.get(id);
+  const card = board && cardOf(id);
+  if (!card) return renderHall(); // a game new to the hall
+  card.outerHTML = hallCard(board);
+}
+
+// Each second: the running clocks count down and silent boards blink, text and class only.
+function tickHall() {
+  const now = Date.now();
+  for (const board of state.boards.values()) {
+    board.silent = Boolean(board.clock && board.clock.running && !board.result && now - board.heardAt > state.silentMs);
+    const card = board.clock && cardOf(board.id);
+    if (!card) continue;
+    card.classList.toggle("silent", board.silent);
+    for (const span of card.querySelectorAll(".clock")) {
+      const side = span.dataset.side;
+      span.textContent = `${side} ${clockText(clockNow(board.clock, side, board.receivedAt))}`;
+    }
+  }
 }
 
 // A frame replaces the board it is newer than; the server's receive time of its event is
@@ -166,21 +194,22 @@ function openHall(prefix) {
   $("#prefix").value = prefix;
   const path = `/api/live?prefix=${encodeURIComponent(prefix)}`;
   listen(path, (kind, data) => {
-    if (kind === "snapshot") { state.boards.clear(); data.boards.forEach((b) => takeFrame(b, false)); }
-    else if (kind === "update") takeFrame(data, true);
-    else if (kind === "failed") $("#hall-status").textContent = data.error;
-    renderHall();
+    if (kind === "snapshot") {
+      state.boards.clear();
+      data.boards.forEach((b) => takeFrame(b, false));
+      renderHall();
+    } else if (kind === "update") {
+      takeFrame(data, true);
+      renderCard(data.id);
+    } else if (kind === "failed") {
+      $("#hall-status").textContent = data.error;
+    }
   }, (s) => { $("#hall-status").textContent = s; });
 }
 
 // Clocks tick and silent boards show without waiting for the server.
 setInterval(() => {
-  if ($("#hall").hidden) return;
-  const now = Date.now();
-  for (const board of state.boards.values()) {
-    board.silent = Boolean(board.clock && board.clock.running && !board.result && now - board.heardAt > state.silentMs);
-  }
-  renderHall();
+  if (!$("#hall").hidden) tickHall();
 }, 1000);
 
 // ---- board view ----
