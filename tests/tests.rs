@@ -22,3 +22,4 @@ mod store_damage;
 mod tls;
 mod watchers;
 mod xiangqi_ccpd;
+mod xiangqi_pgn;

@@ -3,7 +3,6 @@
 mod audit;
 mod export;
 mod import;
-pub mod pdn;
 mod perft;
 mod replay;
 mod serve;
@@ -15,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use crate::records::pdn;
 use crate::service::{self, Limits};
 
 /// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.

@@ -1,0 +1,84 @@
+//! Xiangqi PGN games as xiangqi logs: one `move` event per ply, from the `FEN` tag's
+//! position if it is not the standard start, then the events that give the recorded result
+//! (see [`super::result`]: under xiangqi 4.2 a draw is offered after one's own move, so a
+//! recorded draw is the last mover's offer and its acceptance).
+
+use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
+use crate::games::Variant;
+use crate::games::xiangqi::{Color, Move, Outcome, PgnError, PgnGame, Position};
+
+use super::Imported;
+use super::result::add_result;
+
+/// Why the arbiter declares a recorded draw that no offer could give (a game of no moves).
+const DECLARED: &str = "the recorded result is a draw, with no move for an offer to follow";
+
+/// Tags that set up the game rather than describe it: the log's header says them itself.
+const SETUP_TAGS: [&str; 4] = ["FEN", "SetUp", "Result", "Game"];
+
+/// The log of a xiangqi PGN game, with `id` as the game id.
+pub fn log_from_pgn(game: &PgnGame, id: &str) -> Result<Imported, PgnError> {
+    let start = game.start()?;
+    let mut header = Header::new(Variant::Xiangqi, id);
+    if start.repetition_key() != Position::startpos().repetition_key()
+        || start.fullmove_number() != 1
+        || start.halfmove_clock() != 0
+    {
+        header.start = Some(start.to_fen());
+    }
+    let _described = described_tags(game);
+    let moves = game.legal_moves()?;
+    let mut events = move_events(start, &moves);
+    let want = game.outcome().map(game_result);
+    let note = add_result(&header, &mut events, want, DECLARED);
+    Ok(Imported {
+        header,
+        events,
+        note,
+    })
+}
+
+/// The tags that describe the game (players, event, site, date, opening), in file order,
+/// without those the header states otherwise and without empty values.
+pub fn described_tags(game: &PgnGame) -> Vec<(String, String)> {
+    game.tags
+        .iter()
+        .filter(|(name, value)| {
+            !value.trim().is_empty() && !SETUP_TAGS.iter().any(|s| s.eq_ignore_ascii_case(name))
+        })
+        .cloned()
+        .collect()
+}
+
+fn move_events(start: Position, moves: &[Move]) -> Vec<Event> {
+    let mut pos = start;
+    let square = |sq: crate::games::xiangqi::Square| Square::Xiangqi(sq);
+    moves
+        .iter()
+        .map(|&mv| {
+            let side = match pos.side_to_move() {
+                Color::Red => Side::First,
+                Color::Black => Side::Second,
+            };
+            pos.play(mv);
+            Event {
+                side,
+                ts_ms: None,
+                kind: EventKind::Move {
+                    from: square(mv.from),
+                    to: square(mv.to),
+                    promotion: None,
+                    captures: None,
+                },
+            }
+        })
+        .collect()
+}
+
+fn game_result(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::RedWins => GameResult::FirstWins,
+        Outcome::BlackWins => GameResult::SecondWins,
+        Outcome::Draw => GameResult::Draw,
+    }
+}
