@@ -107,7 +107,32 @@ fn console_api_reads_games_and_frames_and_refuses_bad_input() {
         let mut c = client(&server).await;
         create_game(&mut c, "xiangqi", "api-xq").await;
         append(&mut c, "api-xq", 0, vec![movement("red", "h2", "e2")]).await;
+        let tag = |name: &str, value: &str| proto::Tag {
+            name: name.into(),
+            value: value.into(),
+        };
+        c.create_game(proto::CreateGameRequest {
+            header: Some(proto::GameHeader {
+                variant: "draughts".into(),
+                id: "tagged-api".into(),
+                tags: vec![tag("Event", "Open"), tag("White", "Baljakin")],
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create");
     });
+    let (status, tagged) = get_json(&console, "/api/games/tagged-api", None);
+    assert_eq!(status, 200, "{tagged}");
+    assert_eq!(
+        tagged["tags"],
+        serde_json::json!({"Event": "Open", "White": "Baljakin"})
+    );
+    assert_eq!(
+        tagged["frames"][0]["players"],
+        serde_json::json!(["Baljakin", null]),
+        "the hall card names the players the tags give"
+    );
     let (status, list) = get_json(&console, "/api/games?prefix=api-", None);
     assert_eq!(status, 200, "{list}");
     assert_eq!(list["games"][0]["id"], "api-xq");

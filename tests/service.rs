@@ -774,3 +774,66 @@ async fn the_live_cache_drops_games_left_idle() {
     );
     assert_eq!(get("a").await, before);
 }
+
+/// Tags given to CreateGame are stored with the header, come back from GetGame in their
+/// order, and bad ones are refused naming `header.tags` with nothing stored.
+#[tokio::test]
+async fn tags_are_kept_with_the_header_and_checked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let mut c = server.client().await;
+    let tag = |name: &str, value: &str| proto::Tag {
+        name: name.into(),
+        value: value.into(),
+    };
+    let mut tagged = header("t1");
+    tagged.tags = vec![
+        tag("Event", "2026 national championship"),
+        tag("Round", "3"),
+        tag("Red", "Hu Ronghua"),
+        tag("Black", "Xu Yinchuan"),
+    ];
+    c.create_game(proto::CreateGameRequest {
+        header: Some(tagged.clone()),
+    })
+    .await
+    .expect("create");
+    let state = c
+        .get_game(proto::GetGameRequest { game: "t1".into() })
+        .await
+        .expect("get")
+        .into_inner();
+    assert_eq!(state.header.expect("header").tags, tagged.tags);
+    let stored = server
+        .log
+        .read("t1", 0, Some(0))
+        .expect("read")
+        .expect("game");
+    assert!(
+        stored[0]
+            .body
+            .contains(r#""tags":{"Event":"2026 national championship","Round":"3","Red":"Hu Ronghua","Black":"Xu Yinchuan"}"#),
+        "{}",
+        stored[0].body
+    );
+    for (tags, expected) in [
+        (vec![tag("Red", "a"), tag("Red", "b")], "given twice"),
+        (vec![tag("Red Player", "a")], "tag name"),
+        (vec![tag("Event", "a\nb")], "control character"),
+    ] {
+        let mut bad = header("t2");
+        bad.tags = tags;
+        let status = c
+            .create_game(proto::CreateGameRequest { header: Some(bad) })
+            .await
+            .expect_err("bad tags");
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(
+            status.message().starts_with("header.tags") && status.message().contains(expected),
+            "{}",
+            status.message()
+        );
+        assert!(server.log.info("t2").expect("info").is_none());
+    }
+    server.stop().await;
+}

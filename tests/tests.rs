@@ -15,6 +15,8 @@ mod hall;
 mod limits;
 mod perft;
 mod properties;
+mod readme;
+mod records;
 mod service;
 mod shutdown;
 mod store_cli;

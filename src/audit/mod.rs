@@ -3,12 +3,14 @@
 
 mod bundle;
 mod key;
+mod replay;
 mod tournament;
 mod verify;
 
 pub use bundle::export;
 pub use key::{KEY_FILE, load_or_create_key, public_key_hex};
-pub use tournament::{Pairings, export_tournament, score};
+pub use replay::{Kind, bundle_log, kind};
+pub use tournament::{Pairings, TournamentExport, export_tournament, score};
 pub use verify::{Report, verified_records, verify};
 
 use thiserror::Error;

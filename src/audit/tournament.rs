@@ -1,19 +1,21 @@
 //! A tournament export: every game of an event with its result and chain head, and the
 //! results table per player, signed like a bundle.
 //!
-//! The log header names no event and no players (the interchange format is fixed), so an
-//! event is a game-id prefix — the same scope an arbiter token covers — and the players come
-//! from a pairings list given at export time. Both are inside the signed text, so the table
-//! an auditor reads is the one the server vouched for.
+//! An event is a game-id prefix — the same scope an arbiter token covers. The players come
+//! from each header's tags (`White`/`Red` for the first side, `Black` for the second: the
+//! side's name as a PGN tag), overridden by a pairings list given at export time; a side
+//! with neither is listed as `<game> <side>` and the export says so in its warnings. Both are
+//! inside the signed text, so the table an auditor reads is the one the server vouched for.
 
 use std::collections::BTreeMap;
 
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
-use crate::event::{GameResult, Side};
+use crate::event::{GameResult, Header, Side};
 use crate::games::Variant;
 use crate::log::Log;
+use crate::quote::quote;
 use crate::stored::Fold;
 
 use super::Error;
@@ -58,14 +60,36 @@ impl Pairings {
         Ok(pairings)
     }
 
-    /// The player of `side` in `game`: the pairing's name, or `<game> <side>` without one.
-    fn player(&self, game: &str, variant: Variant, side: Side) -> String {
+    /// The player of `side` in the game of `header`: the pairing's name, else the side's
+    /// tag (`White`, `Red`, `Black`), else `<game> <side>` and a warning saying so.
+    fn player(&self, header: &Header, side: Side, warnings: &mut Vec<String>) -> String {
         let index = usize::from(side == Side::Second);
-        self.games.get(game).map_or_else(
-            || format!("{game} {}", side.name(variant)),
-            |p| p[index].clone(),
-        )
+        if let Some(pair) = self.games.get(&header.id) {
+            return pair[index].clone();
+        }
+        let name = side.name(header.variant);
+        let tag = Header::player_tag(header.variant, side);
+        match header.tag(&tag) {
+            Some(player) => player.to_string(),
+            None => {
+                let placeholder = format!("{} {name}", header.id);
+                warnings.push(format!(
+                    "game {}: no {tag} tag and no pairing; its {name} player is listed as {}",
+                    quote(&header.id),
+                    quote(&placeholder)
+                ));
+                placeholder
+            }
+        }
     }
+}
+
+/// A signed tournament export and what the reader should know about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentExport {
+    pub text: String,
+    /// Sides listed under a placeholder name, one sentence each.
+    pub warnings: Vec<String>,
 }
 
 /// Points of a win and of a draw, in half points: chess_gjq 7 scores 1/½/0; xiangqi and
@@ -145,7 +169,7 @@ pub fn export_tournament<L: Log>(
     pairings: &Pairings,
     key: &SigningKey,
     now_ms: u64,
-) -> Result<String, Error> {
+) -> Result<TournamentExport, Error> {
     let ids: Vec<String> = log
         .games()
         .map_err(|e| Error::Log(e.to_string()))?
@@ -161,8 +185,9 @@ pub fn export_tournament<L: Log>(
         "exported_ms": now_ms,
     })];
     let mut results = Vec::new();
+    let mut warnings = Vec::new();
     for game in &ids {
-        let (line, row) = game_line(log, game, pairings)?;
+        let (line, row) = game_line(log, game, pairings, &mut warnings)?;
         lines.push(line);
         results.push(row);
     }
@@ -171,19 +196,27 @@ pub fn export_tournament<L: Log>(
             .iter()
             .map(|(player, s)| standing_line(player, s)),
     );
-    Ok(sign(&lines, key))
+    Ok(TournamentExport {
+        text: sign(&lines, key),
+        warnings,
+    })
 }
 
 type Row = (String, String, Variant, Option<GameResult>);
 
 /// A game's line: its result re-derived with this build's rules, and its chain head.
-fn game_line<L: Log>(log: &L, game: &str, pairings: &Pairings) -> Result<(Value, Row), Error> {
+fn game_line<L: Log>(
+    log: &L,
+    game: &str,
+    pairings: &Pairings,
+    warnings: &mut Vec<String>,
+) -> Result<(Value, Row), Error> {
     let Fold { referee, head_hash } =
         Fold::load(log, game, None).map_err(|e| Error::Log(e.to_string()))?;
     let variant = referee.header().variant;
     let result = referee.ending().map(|e| e.result);
-    let first = pairings.player(game, variant, Side::First);
-    let second = pairings.player(game, variant, Side::Second);
+    let first = pairings.player(referee.header(), Side::First, warnings);
+    let second = pairings.player(referee.header(), Side::Second, warnings);
     let line = json!({
         "type": "tournament_game",
         "game": game,

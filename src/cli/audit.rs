@@ -35,7 +35,10 @@ pub fn tournament(
         let log = open_log(data)?;
         let export = audit::export_tournament(&log, event, &pairings, &key, now_ms())
             .map_err(|e| e.to_string())?;
-        write_out(out, &export)
+        for warning in &export.warnings {
+            eprintln!("referee: warning: {warning}");
+        }
+        write_out(out, &export.text)
     })();
     finish(result)
 }

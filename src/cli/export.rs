@@ -1,6 +1,10 @@
-//! `referee export --pdn GAME [--data DIR]`: a stored draughts game as PDN on standard output
-//! — the moves that stand after the referee's judgment, up to the end of the game, in the
-//! shortest notation of draughts 10, and the result in points (`2-0`, `1-1`, `0-2`).
+//! `referee export --log|--pdn GAME [--data DIR]`, on standard output:
+//! - `--log`: the game as an interchange log — the stored header line (with its tags) and
+//!   every stored event line, byte for byte as acknowledged, so that log → import → export
+//!   gives the same file and `referee replay` gives the same rulings;
+//! - `--pdn`: a stored draughts game as PDN — the moves that stand after the referee's
+//!   judgment, up to the end of the game, in the shortest notation of draughts 10, the
+//!   result in points (`2-0`, `1-1`, `0-2`) and the header's tags.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,8 +16,15 @@ use crate::stored::load_log;
 
 use super::pdn::pdn_from_referee;
 
-pub fn run(game: &str, data: &Path) -> ExitCode {
-    match export(game, data) {
+/// What `export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Log,
+    Pdn,
+}
+
+pub fn run(game: &str, format: Format, data: &Path) -> ExitCode {
+    match export(game, format, data) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -25,7 +36,7 @@ pub fn run(game: &str, data: &Path) -> ExitCode {
     }
 }
 
-fn export(game: &str, data: &Path) -> Result<String, (u8, String)> {
+fn export(game: &str, format: Format, data: &Path) -> Result<String, (u8, String)> {
     let store = SledLog::open(data).map_err(|e| {
         (
             1,
@@ -36,6 +47,17 @@ fn export(game: &str, data: &Path) -> Result<String, (u8, String)> {
         )
     })?;
     let loaded = load_log(&store, game, None).map_err(|e| (2, e.to_string()))?;
+    if format == Format::Log {
+        // The stored lines are the canonical lines the log was written with.
+        let mut text = String::with_capacity(loaded.events.len() * 64 + 256);
+        for body in std::iter::once(&loaded.header_record.body)
+            .chain(loaded.events.iter().map(|(record, _)| &record.body))
+        {
+            text.push_str(body);
+            text.push('\n');
+        }
+        return Ok(text);
+    }
     if loaded.header.variant != Variant::Draughts {
         return Err((
             2,

@@ -112,14 +112,20 @@ enum Command {
         #[arg(long, value_name = "DIR", conflicts_with = "data")]
         log_out: Option<PathBuf>,
     },
-    /// Write a stored game in another notation: --pdn for a draughts game as PDN (the moves
-    /// that stand after the referee's judgment, up to the end; full capture paths only where
-    /// start and end are ambiguous; result in points, 2-0 1-1 0-2).
+    /// Write a stored game: --log as an interchange log (the header with its tags, then every
+    /// stored event as it was acknowledged: what `referee replay` and `referee import` read),
+    /// or --pdn for a draughts game as PDN (the moves that stand after the referee's judgment,
+    /// up to the end; full capture paths only where start and end are ambiguous; result in
+    /// points, 2-0 1-1 0-2, tags carried over).
+    #[command(group(clap::ArgGroup::new("format").required(true).args(["log", "pdn"])))]
     Export {
         /// The game id.
         game: String,
-        /// Write PDN (the one format offered).
-        #[arg(long, required = true)]
+        /// Write the interchange log (JSON Lines).
+        #[arg(long)]
+        log: bool,
+        /// Write PDN (draughts).
+        #[arg(long)]
         pdn: bool,
         /// Directory of the embedded log (not while a server uses it).
         #[arg(long, default_value = "./referee-data")]
@@ -330,7 +336,16 @@ pub fn run() -> ExitCode {
             };
             import::run(&file, game, target)
         }
-        Command::Export { game, pdn: _, data } => export::run(&game, &data),
+        Command::Export {
+            game, log, data, ..
+        } => {
+            let format = if log {
+                export::Format::Log
+            } else {
+                export::Format::Pdn
+            };
+            export::run(&game, format, &data)
+        }
         Command::Store { command } => match command {
             StoreCommand::Check { data } => store::check(&data),
             StoreCommand::Adopt { data } => store::adopt(&data),

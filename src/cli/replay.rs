@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::event::{Event, EventKind, Header, Side, parse_log};
+use crate::audit;
+use crate::event::{Event, EventKind, GameLog, Header, LineError, Side, parse_log};
 use crate::referee::{Referee, SetupError, replay};
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
@@ -15,7 +16,7 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let log = match parse_log(&text) {
+    let log = match read_log(&text) {
         Ok(log) => log,
         Err(e) => {
             eprintln!("{}: {e}", file.display());
@@ -54,6 +55,21 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
     }
 }
 
+/// A log file, or a game's audit bundle read back as its log (checked first: signature and
+/// chain).
+fn read_log(text: &str) -> Result<GameLog, LineError> {
+    match audit::kind(text) {
+        audit::Kind::Log => parse_log(text),
+        audit::Kind::Bundle => audit::bundle_log(text),
+        audit::Kind::Tournament => Err(LineError {
+            line: 1,
+            message: "a tournament export holds results, not a game's events; replay the \
+                      game's log or audit bundle"
+                .into(),
+        }),
+    }
+}
+
 fn write_human(
     out: &mut impl Write,
     referee: &crate::referee::Referee,
@@ -63,6 +79,9 @@ fn write_human(
     let header = referee.header();
     let variant = header.variant;
     writeln!(out, "game {} ({variant}), {events} events", header.id)?;
+    for (name, value) in &header.tags {
+        writeln!(out, "  {name}: {value}")?;
+    }
     if !score.is_empty() {
         writeln!(out, "moves")?;
     }

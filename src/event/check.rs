@@ -110,6 +110,49 @@ pub fn rules(rules: &RuleOptions, variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
+/// Most tags a header may carry, and the longest name and value: room for every PGN/PDN tag
+/// a federation writes, not for documents.
+pub const MAX_TAGS: usize = 64;
+pub const MAX_TAG_NAME: usize = 64;
+pub const MAX_TAG_VALUE: usize = 1024;
+
+/// Tag pairs as PGN/PDN can write them back: a name of letters, digits and `_` starting with a
+/// letter, each name once, a value on one line.
+pub fn tags(tags: &[(String, String)]) -> Result<(), String> {
+    if tags.len() > MAX_TAGS {
+        return Err(format!(
+            "\"tags\" has {} tags; at most {MAX_TAGS} are kept",
+            tags.len()
+        ));
+    }
+    for (index, (name, value)) in tags.iter().enumerate() {
+        let shown = quote(name);
+        let well_formed = name.len() <= MAX_TAG_NAME
+            && name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !well_formed {
+            return Err(format!(
+                "tag name {shown} must be 1-{MAX_TAG_NAME} letters, digits or _, starting with a letter"
+            ));
+        }
+        if tags[..index].iter().any(|(n, _)| n == name) {
+            return Err(format!("tag {shown} is given twice"));
+        }
+        if value.len() > MAX_TAG_VALUE {
+            return Err(format!(
+                "tag {shown} is {} bytes long; at most {MAX_TAG_VALUE}",
+                value.len()
+            ));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(format!(
+                "tag {shown} holds a control character (a tag value is one line)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn positive(value: Option<u32>, key: &str) -> Result<(), String> {
     match value {
         Some(0) => Err(format!("\"{key}\" must be at least 1")),

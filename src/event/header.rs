@@ -14,6 +14,9 @@ pub struct Header {
     pub start: Option<String>,
     pub rules: RuleOptions,
     pub clock: Option<ClockControl>,
+    /// PGN/PDN tag pairs about the game rather than its rules (`Event`, `Round`, `White`, ...),
+    /// in the order given. They never change a ruling.
+    pub tags: Vec<(String, String)>,
 }
 
 impl Header {
@@ -25,7 +28,59 @@ impl Header {
             start: None,
             rules: RuleOptions::default(),
             clock: None,
+            tags: Vec::new(),
         }
+    }
+
+    /// The tags of a PGN/PDN record worth keeping in a header: those not in `skip` (the tags
+    /// that the header or the moves already say, such as `FEN` or `Result`), with a value that
+    /// is not empty, each name once (the first), and only what a header may hold (see
+    /// [`super::check::tags`]); a tag that cannot be kept is left out rather than refusing
+    /// the record.
+    pub fn record_tags<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+        skip: &[&str],
+    ) -> Vec<(String, String)> {
+        let mut tags: Vec<(String, String)> = Vec::new();
+        for (name, value) in pairs {
+            let value = value.trim();
+            if value.is_empty()
+                || skip.iter().any(|s| s.eq_ignore_ascii_case(name))
+                || tags.iter().any(|(n, _)| n == name)
+                || tags.len() == super::check::MAX_TAGS
+            {
+                continue;
+            }
+            let candidate = [(name.to_string(), value.to_string())];
+            if super::check::tags(&candidate).is_ok() {
+                let [pair] = candidate;
+                tags.push(pair);
+            }
+        }
+        tags
+    }
+
+    /// The PGN tag that names the player of `side`: the side's name capitalised (`White`,
+    /// `Red`, `Black`). Not the arbiter's.
+    pub fn player_tag(variant: Variant, side: super::Side) -> String {
+        let mut tag = side.name(variant).to_string();
+        if let Some(first) = tag.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        tag
+    }
+
+    /// The player of `side` as the header's tags name them.
+    pub fn player(&self, side: super::Side) -> Option<&str> {
+        self.tag(&Self::player_tag(self.variant, side))
+    }
+
+    /// The value of tag `name`, if the header has it (names compare exactly, as in PGN).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -93,4 +148,89 @@ pub struct ClockControl {
 pub struct Period {
     pub moves: u32,
     pub ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Side;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_record_keeps_its_tags_but_the_rules_empty_values_repeats_and_misfits() {
+        let long = "x".repeat(crate::event::check::MAX_TAG_VALUE + 1);
+        let record = [
+            ("Event", "Open"),
+            ("FEN", "whatever"),
+            ("Result", "1-0"),
+            ("Red", "  Hu  "),
+            ("Black", ""),
+            ("Event", "second"),
+            ("Bad-Name", "x"),
+            ("Note", "two\nlines"),
+            ("Long", long.as_str()),
+            ("Round", "3"),
+        ];
+        assert_eq!(
+            Header::record_tags(record, &["fen", "Result"]),
+            pairs(&[("Event", "Open"), ("Red", "Hu"), ("Round", "3")])
+        );
+    }
+
+    #[test]
+    fn the_player_tags_are_the_side_names() {
+        let mut header = Header::new(Variant::Xiangqi, "g");
+        header.tags = pairs(&[("Red", "Hu"), ("White", "not xiangqi's")]);
+        assert_eq!(header.player(Side::First), Some("Hu"));
+        assert_eq!(header.player(Side::Second), None);
+        assert_eq!(Header::player_tag(Variant::Draughts, Side::First), "White");
+        assert_eq!(Header::player_tag(Variant::ChessGjq, Side::Second), "Black");
+    }
+
+    #[test]
+    fn tags_round_trip_through_the_header_line_in_order() {
+        let mut header = Header::new(Variant::Draughts, "g");
+        header.tags = pairs(&[
+            ("White", "B \"q\" \\ c"),
+            ("Black", "A"),
+            ("Date", "2026.12.04"),
+        ]);
+        let line = crate::event::header_to_json(&header);
+        assert!(
+            line.ends_with(r#""tags":{"White":"B \"q\" \\ c","Black":"A","Date":"2026.12.04"}}"#),
+            "{line}"
+        );
+        assert_eq!(crate::event::header_from_json(&line), Ok(header));
+    }
+
+    #[test]
+    fn tags_are_checked() {
+        let check = |list: &[(&str, &str)]| crate::event::check::tags(&pairs(list));
+        assert!(check(&[("Event", "x"), ("Round_2", "y")]).is_ok());
+        assert!(
+            check(&[("Event", "x"), ("Event", "y")])
+                .unwrap_err()
+                .contains("twice")
+        );
+        assert!(
+            check(&[("2nd", "x")])
+                .unwrap_err()
+                .contains("starting with a letter")
+        );
+        assert!(check(&[("", "x")]).is_err());
+        assert!(check(&[("Event", "a\tb")]).unwrap_err().contains("control"));
+        let many: Vec<(String, String)> = (0..=crate::event::check::MAX_TAGS)
+            .map(|i| (format!("T{i}"), "v".to_string()))
+            .collect();
+        assert!(
+            crate::event::check::tags(&many)
+                .unwrap_err()
+                .contains("at most")
+        );
+    }
 }

@@ -229,6 +229,7 @@ fn header_from_value(value: Value) -> Result<Header, String> {
         Some(v) => rules_from_value(v, variant)?,
     };
     let clock = f.take("clock").map(clock_from_value).transpose()?;
+    let tags = f.take("tags").map(tags_from_value).transpose()?;
     f.finish()?;
     Ok(Header {
         variant,
@@ -236,7 +237,32 @@ fn header_from_value(value: Value) -> Result<Header, String> {
         start,
         rules,
         clock,
+        tags: tags.unwrap_or_default(),
     })
+}
+
+fn tags_from_value(value: Value) -> Result<Vec<(String, String)>, String> {
+    let Value::Object(map) = value else {
+        return Err(format!(
+            "\"tags\" must be an object of strings, found {}",
+            kind_of(&value)
+        ));
+    };
+    let mut tags = Vec::with_capacity(map.len());
+    for (name, value) in map {
+        match value {
+            Value::String(text) => tags.push((name, text)),
+            other => {
+                return Err(format!(
+                    "tag {} must be a string, found {}",
+                    quote(&name),
+                    show(&other)
+                ));
+            }
+        }
+    }
+    check::tags(&tags)?;
+    Ok(tags)
 }
 
 fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, String> {
@@ -488,6 +514,14 @@ pub fn header_to_json(header: &Header) -> String {
     m.insert("id".into(), header.id.clone().into());
     if let Some(start) = &header.start {
         m.insert("start".into(), start.clone().into());
+    }
+    if !header.tags.is_empty() {
+        let tags = header
+            .tags
+            .iter()
+            .map(|(name, value)| (name.clone(), Value::from(value.as_str())))
+            .collect();
+        m.insert("tags".into(), Value::Object(tags));
     }
     let rules = rules_to_value(&header.rules);
     if !rules.is_empty() {

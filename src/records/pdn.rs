@@ -25,6 +25,10 @@ pub struct PdnImport {
     pub note: Option<String>,
 }
 
+/// PDN tags that the header, the moves or the variant already say; the others go into the
+/// header's `tags` on import and come back from them on export.
+const PDN_RULE_TAGS: &[&str] = &["FEN", "SetUp", "Result", "GameType"];
+
 /// The log of a PDN game, with `id` as the game id.
 pub fn log_from_pdn(game: &PdnGame, id: &str) -> Result<PdnImport, PdnError> {
     let start = game.start()?;
@@ -32,6 +36,10 @@ pub fn log_from_pdn(game: &PdnGame, id: &str) -> Result<PdnImport, PdnError> {
     if game.tag("FEN").is_some() {
         header.start = Some(start.to_fen());
     }
+    header.tags = Header::record_tags(
+        game.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        PDN_RULE_TAGS,
+    );
     let mut events = move_events(game, start)?;
     let mut note = add_result(
         &header,
@@ -140,10 +148,22 @@ pub fn pdn_from_referee(referee: &Referee) -> Option<String> {
         GameResult::Draw => Outcome::Draw,
     });
     let result = draughts::result_text(outcome);
-    let mut tags = vec![
-        ("Event".to_string(), referee.header().id.clone()),
-        ("GameType".to_string(), "20".to_string()),
-    ];
+    let header = referee.header();
+    // The header's tags in their order, with Event first (the game id where none is given).
+    let mut tags = vec![(
+        "Event".to_string(),
+        header.tag("Event").unwrap_or(&header.id).to_string(),
+    )];
+    tags.extend(
+        header
+            .tags
+            .iter()
+            .filter(|(name, _)| {
+                name != "Event" && !PDN_RULE_TAGS.iter().any(|s| s.eq_ignore_ascii_case(name))
+            })
+            .cloned(),
+    );
+    tags.push(("GameType".to_string(), "20".to_string()));
     if *start != Position::startpos() {
         tags.push(("SetUp".to_string(), "1".to_string()));
         tags.push(("FEN".to_string(), start.to_fen()));

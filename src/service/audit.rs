@@ -46,6 +46,7 @@ impl<L: Log> Service<L> {
         Ok(proto::AuditExport {
             text,
             public_key: audit::public_key_hex(key),
+            warnings: Vec::new(),
         })
     }
 
@@ -60,10 +61,11 @@ impl<L: Log> Service<L> {
         for p in &request.pairings {
             pairings.insert(&p.game, &p.first, &p.second);
         }
-        let text = audit::export_tournament(&self.log, &request.event, &pairings, key, now_ms())?;
+        let export = audit::export_tournament(&self.log, &request.event, &pairings, key, now_ms())?;
         Ok(proto::AuditExport {
-            text,
+            text: export.text,
             public_key: audit::public_key_hex(key),
+            warnings: export.warnings,
         })
     }
 

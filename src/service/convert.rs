@@ -37,12 +37,15 @@ pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
     if let Some(clock) = &clock {
         check::clock(clock).map_err(|m| Error::invalid("header.clock", m))?;
     }
+    let tags: Vec<(String, String)> = h.tags.into_iter().map(|t| (t.name, t.value)).collect();
+    check::tags(&tags).map_err(|m| Error::invalid("header.tags", m))?;
     Ok(Header {
         variant,
         id: h.id,
         start: Some(h.start).filter(|s| !s.is_empty()),
         rules,
         clock,
+        tags,
     })
 }
 
@@ -130,6 +133,14 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
             per_move_ms: c.per_move_ms,
             per_move_after_ms: c.per_move_after_ms,
         }),
+        tags: h
+            .tags
+            .iter()
+            .map(|(name, value)| proto::Tag {
+                name: name.clone(),
+                value: value.clone(),
+            })
+            .collect(),
     }
 }
 

@@ -339,7 +339,7 @@ impl Reader {
         }
         self.game(line)
             .tags
-            .push((name.to_string(), value.replace("\\\"", "\"")));
+            .push((name.to_string(), unescape(value)));
         Ok(())
     }
 
@@ -442,12 +442,26 @@ pub fn write_pdn(
 ) -> String {
     let mut out = String::new();
     for (name, value) in tags {
-        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "\\\"")));
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
     }
     out.push('\n');
     let mut words = numbered(first, moves);
     words.push(result.to_string());
     out.push_str(&wrapped(&words));
+    out
+}
+
+/// A tag value as written between quotes: `\"` is a quote and `\\` a backslash (PGN 8.1.1).
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
     out
 }
 

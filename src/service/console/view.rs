@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::event::{Decision, Event, EventKind, Side};
+use crate::event::{Decision, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::log::Record;
 use crate::referee::{Referee, Ruling};
@@ -21,6 +21,9 @@ pub fn frame(
     let mut m = Map::new();
     m.insert("id".into(), json!(referee.header().id));
     m.insert("variant".into(), json!(variant.name()));
+    if let Some(players) = players(referee.header()) {
+        m.insert("players".into(), players);
+    }
     m.insert("seq".into(), json!(referee.last_seq()));
     m.insert("fen".into(), json!(referee.fen()));
     m.insert(
@@ -42,6 +45,23 @@ pub fn frame(
     );
     m.insert("open".into(), json!(referee.open_conditions()));
     Value::Object(m)
+}
+
+/// The players by side from the header's tags (`White`/`Red`, `Black`), where it names any.
+fn players(header: &Header) -> Option<Value> {
+    let names = [Side::First, Side::Second].map(|side| header.player(side).map(str::to_string));
+    names.iter().any(Option::is_some).then(|| json!(names))
+}
+
+/// The header's tags as one JSON object, in order.
+fn tags(header: &Header) -> Value {
+    Value::Object(
+        header
+            .tags
+            .iter()
+            .map(|(name, value)| (name.clone(), json!(value)))
+            .collect(),
+    )
 }
 
 /// The clocks after the last press, named by side (`red_ms`, `black_ms`), and which runs.
@@ -154,6 +174,7 @@ pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
     Ok(json!({
         "id": header.id,
         "variant": variant.name(),
+        "tags": tags(header),
         "result": referee.ending().map(|e| e.result.as_str()),
         "open": referee.open_conditions(),
         "frames": frames,

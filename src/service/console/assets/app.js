@@ -126,6 +126,7 @@ function hallCard(board) {
   const silent = board.silent ? " silent" : "";
   return `<a class="card${alert}${silent}" href="#/game/${encodeURIComponent(board.id)}" data-game="${esc(board.id)}">` +
     `<div class="title">${esc(board.id)}</div>` +
+    (board.players ? `<div class="players">${esc(board.players[0] || "?")} – ${esc(board.players[1] || "?")}</div>` : "") +
     drawBoard(board.variant, board.fen, { small: true, marks: board.last || [] }) +
     `<div class="clocks"><span class="clock" data-side="${first}">${first} ${clockText(clockNow(board.clock, first, board.receivedAt))}</span>` +
     `<span class="clock" data-side="${second}">${second} ${clockText(clockNow(board.clock, second, board.receivedAt))}</span></div>` +
@@ -253,6 +254,7 @@ function renderGame() {
   $("#clock-first").textContent = `${first} ${clockText(frame.clock ? frame.clock[`${first}_ms`] : null)}`;
   $("#clock-second").textContent = `${second} ${clockText(frame.clock ? frame.clock[`${second}_ms`] : null)}`;
   $("#game-result").textContent = game.result ? `result ${game.result}` : "in play";
+  $("#game-tags").textContent = Object.entries(game.tags || {}).map(([name, value]) => `${name}: ${value}`).join(" · ");
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
