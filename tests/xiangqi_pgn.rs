@@ -77,6 +77,20 @@ fn the_500_ccpd_originals_import_to_the_manifest_moves_and_rulings() {
             (game.header.variant, &game.header.start),
             (Variant::Xiangqi, &None)
         );
+        let tag = |name: &str| {
+            let found = game.header.tags.iter().find(|(n, _)| n == name);
+            found.map_or("", |(_, v)| v.as_str())
+        };
+        for (name, key) in [("Red", "red"), ("Black", "black"), ("Date", "date")] {
+            assert_eq!(
+                tag(name),
+                g[key].as_str().unwrap_or_default().trim(),
+                "{id} {name}"
+            );
+        }
+        for setup in ["FEN", "Result", "Game"] {
+            assert_eq!(tag(setup), "", "{id}: {setup} is the header's business");
+        }
         let moves = iccs_events(g);
         assert_eq!(game.events[..moves.len()], moves[..], "{id}: the moves");
         let from_moves = replay(&game.header, &moves).unwrap();
@@ -170,6 +184,10 @@ fn one_game_in_utf8_big5_gbk_and_every_notation() {
         let (bytes, _, _) = encoding.encode(text);
         let games = records::read("r1.pgn", &bytes, None, None).unwrap();
         assert_eq!(games[0].header.id, "r1");
+        if text == chinese {
+            let red = ("Red".to_string(), "胡榮華".to_string());
+            assert_eq!(games[0].header.tags, [red], "{}", encoding.name());
+        }
         seen.push(games[0].events.clone());
     }
     assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:?}");

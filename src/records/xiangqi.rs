@@ -13,7 +13,9 @@ use super::result::add_result;
 /// Why the arbiter declares a recorded draw that no offer could give (a game of no moves).
 const DECLARED: &str = "the recorded result is a draw, with no move for an offer to follow";
 
-/// Tags that set up the game rather than describe it: the log's header says them itself.
+/// Tags that set up the game rather than describe it (the header, the moves and the variant
+/// say them); the others (Event, Site, Date, Round, Red, Black, RedTeam, BlackTeam, ECCO,
+/// Opening...) go into the header's `tags`.
 const SETUP_TAGS: [&str; 4] = ["FEN", "SetUp", "Result", "Game"];
 
 /// The log of a xiangqi PGN game, with `id` as the game id.
@@ -26,7 +28,10 @@ pub fn log_from_pgn(game: &PgnGame, id: &str) -> Result<Imported, PgnError> {
     {
         header.start = Some(start.to_fen());
     }
-    let _described = described_tags(game);
+    header.tags = Header::record_tags(
+        game.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        &SETUP_TAGS,
+    );
     let moves = game.legal_moves()?;
     let mut events = move_events(start, &moves);
     let want = game.outcome().map(game_result);
@@ -36,18 +41,6 @@ pub fn log_from_pgn(game: &PgnGame, id: &str) -> Result<Imported, PgnError> {
         events,
         note,
     })
-}
-
-/// The tags that describe the game (players, event, site, date, opening), in file order,
-/// without those the header states otherwise and without empty values.
-pub fn described_tags(game: &PgnGame) -> Vec<(String, String)> {
-    game.tags
-        .iter()
-        .filter(|(name, value)| {
-            !value.trim().is_empty() && !SETUP_TAGS.iter().any(|s| s.eq_ignore_ascii_case(name))
-        })
-        .cloned()
-        .collect()
 }
 
 fn move_events(start: Position, moves: &[Move]) -> Vec<Event> {
