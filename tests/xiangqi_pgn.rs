@@ -152,7 +152,7 @@ fn records_with_an_illegal_move_are_refused_at_its_line() {
         let written = error.split('\'').nth(1).unwrap();
         let bytes = std::fs::read(dir.join(id)).unwrap();
         let text = records::decode(&bytes);
-        let number = (ply + 1) / 2;
+        let number = ply.div_ceil(2);
         let line = 1 + text
             .lines()
             .position(|l| l.starts_with(&format!("{number}. ")) && l.contains(written))

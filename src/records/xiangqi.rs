@@ -22,10 +22,7 @@ const SETUP_TAGS: [&str; 4] = ["FEN", "SetUp", "Result", "Game"];
 pub fn log_from_pgn(game: &PgnGame, id: &str) -> Result<Imported, PgnError> {
     let start = game.start()?;
     let mut header = Header::new(Variant::Xiangqi, id);
-    if start.repetition_key() != Position::startpos().repetition_key()
-        || start.fullmove_number() != 1
-        || start.halfmove_clock() != 0
-    {
+    if start.to_fen() != Position::startpos().to_fen() {
         header.start = Some(start.to_fen());
     }
     header.tags = Header::record_tags(
@@ -45,7 +42,6 @@ pub fn log_from_pgn(game: &PgnGame, id: &str) -> Result<Imported, PgnError> {
 
 fn move_events(start: Position, moves: &[Move]) -> Vec<Event> {
     let mut pos = start;
-    let square = |sq: crate::games::xiangqi::Square| Square::Xiangqi(sq);
     moves
         .iter()
         .map(|&mv| {
@@ -58,8 +54,8 @@ fn move_events(start: Position, moves: &[Move]) -> Vec<Event> {
                 side,
                 ts_ms: None,
                 kind: EventKind::Move {
-                    from: square(mv.from),
-                    to: square(mv.to),
+                    from: Square::Xiangqi(mv.from),
+                    to: Square::Xiangqi(mv.to),
                     promotion: None,
                     captures: None,
                 },

@@ -65,6 +65,8 @@ pub enum Unread {
     NoWay,
     /// Several legal moves fit the text.
     Ambiguous(Vec<Move>),
+    /// Several moves fit the text, none of them legal.
+    NoneLegal(Vec<Move>),
 }
 
 impl fmt::Display for Unread {
@@ -74,12 +76,17 @@ impl fmt::Display for Unread {
             Unread::NoPiece => f.write_str("no piece of the side to move stands there"),
             Unread::Illegal(why) => write!(f, "illegal: {why}"),
             Unread::NoWay => f.write_str("the piece named cannot move that way"),
-            Unread::Ambiguous(moves) => {
-                let list: Vec<String> = moves.iter().map(Move::to_string).collect();
-                write!(f, "several legal moves fit: {}", list.join(", "))
+            Unread::Ambiguous(moves) => write!(f, "several legal moves fit: {}", list(moves)),
+            Unread::NoneLegal(moves) => {
+                write!(f, "none of the moves it may mean is legal: {}", list(moves))
             }
         }
     }
+}
+
+fn list(moves: &[Move]) -> String {
+    let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
+    texts.join(", ")
 }
 
 /// Whether `text` is written as a move in one of the notations read here (the position
@@ -114,7 +121,7 @@ impl Position {
                 .check_move(one.from, one.to)
                 .err()
                 .map_or(Unread::NoWay, Unread::Illegal)),
-            ([], _) => Err(Unread::NoWay),
+            ([], _) => Err(Unread::NoneLegal(ways)),
             (many, _) => Err(Unread::Ambiguous(many.to_vec())),
         }
     }
@@ -174,11 +181,10 @@ fn index(place: Place, count: usize) -> Option<usize> {
     }
 }
 
-/// Where the move written lands from `from`, if that is on the board and a way the piece
-/// could move on an empty board.
+/// Where the move written lands from `from`, if that is on the board and writing the move
+/// found gives back what was read (whether the piece may go there is the position's say).
 fn destination(color: Color, written: Written, from: Square) -> Option<Square> {
     let to = landing(color, written, from)?;
-    // The reverse check: writing the found move gives back what was read.
     (action(color, written.kind, Move::new(from, to)) == (written.action, written.amount))
         .then_some(to)
 }
@@ -336,7 +342,7 @@ fn action_of(c: char) -> Option<Action> {
         '进' | '+' => Action::Forward,
         '退' | '-' => Action::Back,
         '平' | '=' => Action::Across,
-        _ => None?,
+        _ => return None,
     })
 }
 
@@ -403,6 +409,10 @@ mod tests {
             red.read_move("炮五進一"),
             Err(Unread::Ambiguous(vec![mv("e1e2"), mv("e3e4")]))
         );
+        // With a black cannon on e9 both screen the red general on e0: neither may leave.
+        let pinned = pos("3kc4/9/9/9/9/9/4C4/9/4C4/4K4 w - - 0 1");
+        let both = vec![mv("e1d1"), mv("e3d3")];
+        assert_eq!(pinned.read_move("炮五平六"), Err(Unread::NoneLegal(both)));
         // Only the front one can go forward three: the file alone then names it.
         assert_eq!(red.read_move("炮五進三"), Ok(mv("e3e6")));
         // Black chariots on c9 and c7; black's front is towards rank 0.
