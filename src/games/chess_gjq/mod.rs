@@ -4,8 +4,7 @@
 //! the usual start squares (chess_gjq 3.1.2). A hidden piece moves as the piece of its start
 //! square (3.1.3); it is turned up after its first move and is then what it really is (3.1.5).
 //!
-//! ```ignore
-//! // Runs as the unit test `tests::module_example` (doc tests would need the crate path).
+//! ```
 //! use referee::games::chess_gjq::{Position, Role, Square};
 //! let sq = |s| Square::parse(s).unwrap();
 //! let mut pos = Position::startpos();

@@ -44,19 +44,6 @@ fn targets(p: &Position, from: &str) -> Vec<String> {
     to
 }
 
-#[test]
-fn module_example() {
-    let mut p = Position::startpos();
-    let mv = p.check_move(sq("e2"), sq("e4"), None).unwrap();
-    p.play(mv);
-    assert_eq!(p.pending_reveal(), Some(sq("e4")));
-    p.reveal(sq("e4"), Role::Rook, None).unwrap();
-    assert_eq!(
-        p.to_fen(),
-        "xxxxkxxx/xxxxxxxx/8/8/4R3/8/XXXX1XXX/XXXXKXXX b KQkq e3 0 1"
-    );
-}
-
 /// /work/shared/spec/examples/chess_gjq-opening.jsonl (chess_gjq 3.1.3, 3.1.5).
 #[test]
 fn the_opening_example_of_the_log_spec() {
