@@ -26,6 +26,7 @@ pub mod event;
 pub mod games;
 pub mod log;
 pub(crate) mod quote;
+pub mod records;
 pub mod referee;
 pub mod service;
 pub mod stored;

@@ -1,21 +1,18 @@
-//! `referee import FILE [--game N] [--data DIR | --log-out DIR]`: a log in the interchange format, or the
-//! games of a PDN file, become new games in the store, event by event, exactly as a board
-//! would have appended them (or, with `--log-out`, log files `DIR/ID.jsonl`). Prints each
-//! game's id.
+//! `referee import FILE [--game N] [--data DIR | --log-out DIR]`: a log in the interchange
+//! format, the draughts games of a PDN file or the xiangqi games of a PGN file become new
+//! games in the store, event by event, exactly as a board would have appended them (or, with
+//! `--log-out`, log files `DIR/ID.jsonl`). Prints each game's id.
 //!
-//! A PDN file (`.pdn`, or text that opens with a `[` tag or a move number) may hold many
-//! games: each becomes a game `STEM-N` (`wk2003-5` for the fifth game of `wk2003.pdn`), or
-//! only the `N`th with `--game N`. See [`super::pdn`] for how a PDN record becomes events.
+//! A PDN or PGN file may hold many games: each becomes a game `STEM-N` (`wk2003-5` for the
+//! fifth game of `wk2003.pdn`; a PGN file of one game gives `STEM`), or only the `N`th with
+//! `--game N`. See [`crate::records`] for how a record becomes events.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::event::{Event, Header, event_to_json, header_to_json, parse_log, write_log};
-use crate::games::draughts::parse_pdn;
+use crate::event::{Event, Header, event_to_json, header_to_json, write_log};
 use crate::log::{Log, NewEvent, SledLog};
-use crate::referee::Referee;
-
-use super::pdn::log_from_pdn;
+use crate::records;
 
 /// Events per append: large enough to be quick, small enough to stay far below limits.
 const CHUNK: usize = 500;
@@ -46,18 +43,14 @@ pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
 fn import(file: &Path, game: Option<usize>, target: Target) -> Result<Vec<String>, Failure> {
     let name = file.display().to_string();
     let bytes = std::fs::read(file).map_err(|e| (2, format!("cannot read {name}: {e}")))?;
-    // Older PDN files are Latin-1; a byte that is not UTF-8 only ever sits in a tag or comment.
-    let text = String::from_utf8_lossy(&bytes);
-    let logs = if is_pdn(file, &text) {
-        pdn_logs(file, &text, game)?
-    } else if game.is_some() {
-        return Err((2, format!("{name}: --game applies to PDN files only")));
-    } else {
-        let log = parse_log(&text).map_err(|e| (2, format!("{name}: {e}")))?;
-        Referee::new(&log.header)
-            .map_err(|e| (2, format!("{name}: line {}: {e}", log.header_line)))?;
-        vec![(log.header, log.events)]
-    };
+    let games = records::read(&name, &bytes, None, game).map_err(|e| (2, e.to_string()))?;
+    let mut logs = Vec::with_capacity(games.len());
+    for imported in games {
+        if let Some(note) = &imported.note {
+            eprintln!("{name}: {note}");
+        }
+        logs.push((imported.header, imported.events));
+    }
     match target {
         Target::Store(data) => to_store(&name, data, logs),
         Target::Files(dir) => to_files(&name, dir, logs),
@@ -116,55 +109,6 @@ fn to_store(
         ids.push(header.id);
     }
     Ok(ids)
-}
-
-/// By extension, or by content: a JSON log opens with `{` or a `#` comment.
-fn is_pdn(file: &Path, text: &str) -> bool {
-    if file
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-    {
-        return true;
-    }
-    let first = text.trim_start_matches('\u{feff}').trim_start();
-    first.starts_with('[') || first.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// The games of a PDN file (or only game `only`, counted from 1) as logs.
-fn pdn_logs(
-    file: &Path,
-    text: &str,
-    only: Option<usize>,
-) -> Result<Vec<(Header, Vec<Event>)>, Failure> {
-    let name = file.display();
-    let games = parse_pdn(text).map_err(|e| (2, format!("{name}: {e}")))?;
-    let stem = file
-        .file_stem()
-        .map_or("pdn".into(), |s| s.to_string_lossy().into_owned());
-    let chosen: Vec<usize> = match only {
-        None => (1..=games.len()).collect(),
-        Some(n) if (1..=games.len()).contains(&n) => vec![n],
-        Some(n) => {
-            return Err((
-                2,
-                format!(
-                    "{name}: there is no game {n}; the file holds {}",
-                    games.len()
-                ),
-            ));
-        }
-    };
-    chosen
-        .into_iter()
-        .map(|n| {
-            let imported = log_from_pdn(&games[n - 1], &format!("{stem}-{n}"))
-                .map_err(|e| (2, format!("{name}: game {n}: {e}")))?;
-            if let Some(note) = &imported.note {
-                eprintln!("{name}: game {n}: {note}");
-            }
-            Ok((imported.header, imported.events))
-        })
-        .collect()
 }
 
 async fn store_game(

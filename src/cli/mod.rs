@@ -3,7 +3,6 @@
 mod audit;
 mod export;
 mod import;
-pub mod pdn;
 mod perft;
 mod replay;
 mod serve;
@@ -15,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use crate::records::pdn;
 use crate::service::{self, Limits};
 
 /// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.
@@ -91,18 +91,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Append a log in the interchange format, or the draughts games of a PDN file, to the
-    /// store as new games; prints each game's id.
+    /// Append a log in the interchange format, the draughts games of a PDN file, or the
+    /// xiangqi games of a PGN file, to the store as new games; prints each game's id.
     ///
     /// A PDN file (extension .pdn, or text opening with a [Tag] or a move number) becomes
     /// one game per PDN game, with id STEM-N (N counted from 1), or only game N with --game.
     /// Each move is written with the pieces it takes; the recorded result becomes the loser's
     /// resignation, or for a draw an accepted offer (draughts 12.4, after 40 moves each) or
     /// else the arbiter's declaration, unless the referee ends the game by itself.
+    ///
+    /// A xiangqi PGN file (extension .pgn, a [Game "Chinese Chess"] tag, or xiangqi moves;
+    /// UTF-8, Big5 or GBK) takes moves in ICCS, WXF or Chinese notation; one game is STEM,
+    /// several STEM-N. Its tags go into the header; a win becomes the loser's resignation, a
+    /// draw the last mover's offer and its acceptance (xiangqi 4.2).
     Import {
-        /// A log in the interchange format (JSON Lines), or a PDN file.
+        /// A log in the interchange format (JSON Lines), a PDN file or a xiangqi PGN file.
         file: PathBuf,
-        /// PDN: import only this game of the file (1 = the first).
+        /// PDN or PGN: import only this game of the file (1 = the first).
         #[arg(long)]
         game: Option<usize>,
         /// Directory of the embedded log (not while a server uses it).

@@ -35,6 +35,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use crate::event::{Event, event_to_json, header_to_json};
 use crate::log::{Log, NewEvent, Record};
+use crate::records;
 use crate::referee::{Referee, Ruling};
 use crate::stored::Fold;
 
@@ -191,19 +192,33 @@ impl<L: Log> Service<L> {
                 events.len()
             )));
         }
-        let mut guard = self.live.lock(game).await?;
+        let guard = self.live.lock(game).await?;
         let variant = guard.fold().referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
         for (_, event) in &parsed {
             caller.may_append(game, event.side)?;
         }
+        self.store(guard, game, expected_seq, parsed, &caller.writer)
+            .await
+    }
+
+    /// Appends events already checked and allowed, and folds them into the live referee.
+    async fn store(
+        &self,
+        mut guard: LiveGuard,
+        game: &str,
+        expected_seq: u64,
+        parsed: Vec<(String, Event)>,
+        writer: &str,
+    ) -> Result<proto::AppendEventsResponse, Error> {
+        let variant = guard.fold().referee.header().variant;
         // Each event is encoded once, here: the line the log stores and hashes.
         let new: Vec<NewEvent> = parsed
             .iter()
             .map(|(id, e)| NewEvent {
                 event_id: id.clone(),
                 body: event_to_json(e, variant),
-                writer: caller.writer.clone(),
+                writer: writer.to_string(),
             })
             .collect();
         let appended = match self.log.append(game, expected_seq, new).await {
@@ -258,6 +273,60 @@ impl<L: Log> Service<L> {
         }
         self.live.note(game, guard.fold());
         all
+    }
+
+    /// Reads a record into games, checks each may be created, then creates and fills them
+    /// one by one through the live cache (see ImportGame in the proto).
+    async fn import(
+        &self,
+        request: proto::ImportGameRequest,
+        caller: &Caller,
+    ) -> Result<proto::ImportGameResponse, Error> {
+        if request.name.trim().is_empty() {
+            return Err(Error::invalid(
+                "name",
+                "is empty; the file's name names the games",
+            ));
+        }
+        let format = match request.format.as_str() {
+            "" => None,
+            text => Some(records::Format::parse(text).ok_or_else(|| {
+                Error::invalid("format", format!("{text:?} is not log, pdn or pgn"))
+            })?),
+        };
+        let only = usize::try_from(request.game).ok().filter(|&n| n > 0);
+        let games = records::read(&request.name, &request.record, format, only)
+            .map_err(|e| Error::invalid(e.name, e.message))?;
+        for game in &games {
+            caller.may_create(&game.header.id)?;
+            Referee::new(&game.header)?;
+            if self.log.info(&game.header.id)?.is_some() {
+                let game = game.header.id.clone();
+                return Err(crate::log::Rejection::GameExists { game }.into());
+            }
+        }
+        let mut reply = proto::ImportGameResponse::default();
+        for game in games {
+            let id = game.header.id.clone();
+            self.log
+                .create(&id, header_to_json(&game.header), &caller.writer)
+                .await??;
+            let mut seq = 1;
+            let events: Vec<(String, Event)> = (1u64..)
+                .map(|s| format!("import-{s}"))
+                .zip(game.events)
+                .collect();
+            for chunk in events.chunks(MAX_EVENTS_PER_APPEND) {
+                let guard = self.live.lock(&id).await?;
+                let appended = self
+                    .store(guard, &id, seq, chunk.to_vec(), &caller.writer)
+                    .await?;
+                seq += u64::try_from(appended.seqs.len()).unwrap_or(u64::MAX);
+            }
+            reply.notes.extend(game.note.map(|n| format!("{id}: {n}")));
+            reply.games.push(id);
+        }
+        Ok(reply)
     }
 
     async fn state(&self, game: &str) -> Result<proto::GameState, Error> {
@@ -611,6 +680,16 @@ impl<L: Log> RefereeApi for Service<L> {
         let caller = self.caller(&request)?;
         Ok(Response::new(
             self.check_bundle(request.into_inner(), &caller)?,
+        ))
+    }
+
+    async fn import_game(
+        &self,
+        request: Request<proto::ImportGameRequest>,
+    ) -> Result<Response<proto::ImportGameResponse>, Status> {
+        let caller = self.caller(&request)?;
+        Ok(Response::new(
+            self.import(request.into_inner(), &caller).await?,
         ))
     }
 }

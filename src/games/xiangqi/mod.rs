@@ -25,11 +25,13 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+mod pgn;
 mod piece;
 mod position;
 pub mod square;
 mod status;
 mod threats;
+mod written;
 mod zobrist;
 
 #[cfg(test)]
@@ -42,7 +44,9 @@ pub use illegal::Illegal;
 pub use moves::Move;
 pub use notation::Notation;
 pub use perft::perft;
+pub use pgn::{Outcome, PgnError, PgnGame, PgnMove, outcome, parse_pgn};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, PositionKey, START_FEN};
 pub use square::Square;
 pub use status::Status;
+pub use written::{Unread, is_move_text};

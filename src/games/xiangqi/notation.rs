@@ -5,8 +5,7 @@
 //! is 一), black Arabic digits 1..9 (file `a` is 1). A piece that moves along a file gives
 //! the number of steps for 进/退 (forward, back); a horse, elephant or advisor gives the
 //! file it arrives on. Two like pieces on one file are told apart by 前/后 (front, back).
-//! Reading is done by writing: a text names the legal move whose notation equals it, so
-//! both directions agree by construction.
+//! Reading is in `written.rs`, which also takes ICCS and the variants scoresheets use.
 
 use super::moves::Move;
 use super::piece::{Color, PieceKind};
@@ -36,47 +35,23 @@ impl Position {
         self.notate(mv, Notation::Wxf)
     }
 
-    /// The legal move that `text` names in Chinese or WXF notation. Traditional and
+    /// The legal move that `text` names in Chinese, WXF or ICCS notation. Traditional and
     /// simplified piece names and full-width digits are accepted.
     ///
     /// Many scoresheets give the file number where 前/后 would be due (`炮三进二` for the
     /// back one of two cannons on file 3); such a text is read when exactly one legal move
-    /// fits it.
+    /// fits it. [`Position::read_move`] says why a text names no move.
     pub fn parse_notation(&self, text: &str) -> Option<Move> {
-        let wanted = normalise(text.trim());
-        let moves = self.legal_moves();
-        let fits = |mv: &Move, tandem: bool| {
-            [Notation::Chinese, Notation::Wxf].iter().any(|n| {
-                self.notate_with(*mv, *n, tandem)
-                    .is_some_and(|t| normalise(&t) == wanted)
-            })
-        };
-        if let Some(mv) = moves.iter().find(|mv| fits(mv, true)) {
-            return Some(*mv);
-        }
-        let mut by_file = moves.iter().filter(|mv| fits(mv, false));
-        match (by_file.next(), by_file.next()) {
-            (Some(mv), None) => Some(*mv),
-            _ => None,
-        }
+        self.read_move(text).ok()
     }
 
+    /// Two like pieces on a file are told apart by 前/后 (advisors and elephants excepted).
     fn notate(&self, mv: Move, notation: Notation) -> Option<String> {
-        self.notate_with(mv, notation, true)
-    }
-
-    /// `tandem`: tell two like pieces on a file apart by 前/后 (the standard way), or
-    /// give the file number anyway (the lenient reading).
-    fn notate_with(&self, mv: Move, notation: Notation, tandem: bool) -> Option<String> {
         let piece = self.piece_at(mv.from)?;
         let color = piece.color;
         // Advisors and elephants keep their file number: the direction tells them apart.
         let named_by_file = matches!(piece.kind, PieceKind::Advisor | PieceKind::Elephant);
-        let tag = if tandem && !named_by_file {
-            self.tandem(mv.from)
-        } else {
-            None
-        };
+        let tag = (!named_by_file).then(|| self.tandem(mv.from)).flatten();
         let (name, file) = match notation {
             Notation::Chinese => (
                 chinese_name(color, piece.kind),
@@ -118,8 +93,8 @@ impl Position {
 }
 
 /// 进 / 退 / 平.
-#[derive(Clone, Copy)]
-enum Action {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Action {
     Forward,
     Back,
     Across,
@@ -145,7 +120,7 @@ impl Action {
 
 /// The action and its number: steps for pieces moving along a file, the arrival file
 /// otherwise.
-fn action(color: Color, kind: PieceKind, mv: Move) -> (Action, u8) {
+pub(super) fn action(color: Color, kind: PieceKind, mv: Move) -> (Action, u8) {
     let (r0, r1) = (mv.from.rank(), mv.to.rank());
     let forward = match color {
         Color::Red => r1 > r0,
@@ -168,7 +143,7 @@ fn action(color: Color, kind: PieceKind, mv: Move) -> (Action, u8) {
 }
 
 /// A file as `color` counts it, 1..=9 from its right.
-fn file_of(color: Color, sq: Square) -> u8 {
+pub(super) fn file_of(color: Color, sq: Square) -> u8 {
     match color {
         Color::Red => 9 - sq.file(),
         Color::Black => sq.file() + 1,
@@ -215,7 +190,7 @@ fn wxf_letter(kind: PieceKind) -> char {
 
 /// Folds the spellings of the scoresheets onto one: traditional and variant piece names,
 /// full-width digits, `.` for `=` in WXF, upper case.
-fn normalise(text: &str) -> String {
+pub(super) fn normalise(text: &str) -> String {
     text.chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| match c {

@@ -3,18 +3,18 @@
 //!
 //! A PDN record holds moves and a result, not the events that ended the game. The import
 //! writes each move with its exact captured pieces, and then, unless the referee already
-//! ends the game by itself (no move left, 12.2; a draw rule of 12.3), the event that gives
-//! the recorded result: the loser's `resign` for a win (the record does not say whether it
-//! was a resignation or a loss on time; resigning is what a board would report); for a draw
-//! an offer by the player who moved last and its acceptance (12.4) where the rules allow an
-//! offer, otherwise the arbiter's declaration of the recorded draw (a game drawn before each
-//! player's 40th move, or a game not played).
+//! ends the game by itself (no move left, 12.2; a draw rule of 12.3), the events that give
+//! the recorded result (see [`super::result`]): for a draw an accepted offer (12.4) where
+//! the rules allow one, otherwise the arbiter's declaration of the recorded draw (a game
+//! drawn before each player's 40th move, or a game not played).
 
-use crate::event::{Decision, Event, EventKind, GameResult, Header, Side, Square};
+use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
 use crate::games::Variant;
 use crate::games::draughts::{self, Resolution};
 use crate::games::draughts::{Color, Move, Outcome, PdnError, PdnGame, Position, write_pdn};
-use crate::referee::{Referee, RulingKind, replay};
+use crate::referee::Referee;
+
+use super::result::add_result;
 
 /// A PDN game as a draughts log.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,12 @@ pub fn log_from_pdn(game: &PdnGame, id: &str) -> Result<PdnImport, PdnError> {
         PDN_RULE_TAGS,
     );
     let mut events = move_events(game, start)?;
-    let mut note = add_result(&header, &mut events, game.outcome());
+    let mut note = add_result(
+        &header,
+        &mut events,
+        game.outcome().map(game_result),
+        DECLARED,
+    );
     if let Some((tag, text)) = game.result_conflict() {
         let conflict =
             format!("the Result tag says {tag} and the move text ends {text}; the tag is followed");
@@ -107,77 +112,9 @@ fn move_event(side: Side, mv: &Move) -> Event {
     }
 }
 
-/// Appends the events that end the game with the recorded outcome, if the referee does not
-/// end it by itself; a note when its verdict differs from the record.
-fn add_result(
-    header: &Header,
-    events: &mut Vec<Event>,
-    outcome: Option<Outcome>,
-) -> Option<String> {
-    let want = outcome.map(game_result);
-    if let Some(end) = ending(header, events) {
-        return (Some(end) != want).then(|| {
-            let recorded = want.map_or("no result".to_string(), |r| format!("the result {r}"));
-            format!("the referee ends the game {end}; the record gives {recorded}")
-        });
-    }
-    let last_mover = events.last().map(|e| e.side);
-    match want {
-        None => {}
-        Some(GameResult::FirstWins) => events.push(plain(Side::Second, EventKind::Resign)),
-        Some(GameResult::SecondWins) => events.push(plain(Side::First, EventKind::Resign)),
-        Some(GameResult::Draw) => draw(header, events, last_mover),
-    }
-    None
-}
-
-/// A draw by agreement where 12.4 allows the offer, else the arbiter's declaration.
-fn draw(header: &Header, events: &mut Vec<Event>, last_mover: Option<Side>) {
-    if let Some(offerer) = last_mover {
-        events.push(plain(offerer, EventKind::DrawOffer));
-        events.push(plain(
-            offerer.opponent(),
-            EventKind::DrawReply { accept: true },
-        ));
-        let agreed = replay(header, events).ok().is_some_and(|r| {
-            r.rulings()
-                .last()
-                .is_some_and(|x| x.kind == RulingKind::Agreement)
-        });
-        if agreed {
-            return;
-        }
-        events.truncate(events.len() - 2);
-    }
-    events.push(plain(
-        Side::Arbiter,
-        EventKind::Arbiter {
-            decision: Decision::Declare,
-            ruling: None,
-            result: Some(GameResult::Draw),
-            text: Some(
-                "the recorded result is a draw, agreed or decided where the rules allow no \
-                 offer (draughts 12.4: only after 40 moves each)"
-                    .into(),
-            ),
-        },
-    ));
-}
-
-fn ending(header: &Header, events: &[Event]) -> Option<GameResult> {
-    replay(header, events)
-        .ok()
-        .and_then(|r| r.ending())
-        .map(|e| e.result)
-}
-
-fn plain(side: Side, kind: EventKind) -> Event {
-    Event {
-        side,
-        ts_ms: None,
-        kind,
-    }
-}
+/// Why the arbiter declares a recorded draw that no offer could give.
+const DECLARED: &str = "the recorded result is a draw, agreed or decided where the rules allow no \
+                        offer (draughts 12.4: only after 40 moves each)";
 
 fn game_result(outcome: Outcome) -> GameResult {
     match outcome {
