@@ -189,3 +189,103 @@ async fn importing_needs_the_right_to_create_the_games() {
     assert_eq!(stored[0].writer, "token arb");
     server.stop().await;
 }
+
+/// Runs `referee ARGS` off the test's runtime (the server under test shares it), with
+/// `REFEREE_TOKEN` set to `token` or unset.
+async fn referee_cli(args: Vec<String>, token: Option<String>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        command.args(&args).env_remove("REFEREE_TOKEN");
+        if let Some(token) = token {
+            command.env("REFEREE_TOKEN", token);
+        }
+        command.output().expect("run referee")
+    })
+    .await
+    .expect("join")
+}
+
+/// `referee import --server URL` sends the file to the running server's ImportGame: the
+/// token from --token-file or REFEREE_TOKEN, the server's refusals as the CLI's errors.
+#[tokio::test]
+async fn the_cli_imports_through_a_running_server() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let arbiter = issue(
+        d,
+        &["--id", "arb", "--role", "arbiter", "--tournament", "open-"],
+    );
+    let server = TestServer::start_with_tokens(d).await;
+    let url = format!("http://{}", server.addr);
+    let file = d.join("open-r1.pgn");
+    std::fs::write(&file, original("world_mind_sports_games_00000056.pgn")).expect("write");
+    let token_file = d.join("token");
+    std::fs::write(&token_file, format!("{arbiter}\n")).expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+
+    let out = referee_cli(
+        vec!["import".into(), path(&file), "--server".into(), url.clone()],
+        None,
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthenticated"),
+        "{out:?}"
+    );
+
+    let out = referee_cli(
+        vec![
+            "import".into(),
+            path(&file),
+            "--server".into(),
+            url.clone(),
+            "--token-file".into(),
+            path(&token_file),
+        ],
+        None,
+    )
+    .await;
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "open-r1\n");
+    let stored = server.log.info("open-r1").expect("info").expect("stored");
+    let record = original("world_mind_sports_games_00000056.pgn");
+    let expected = records::read("open-r1.pgn", &record, None, None).expect("read");
+    assert_eq!(
+        stored.last_seq,
+        u64::try_from(expected[0].events.len()).unwrap(),
+        "every event stored"
+    );
+
+    let bad = d.join("open-r2.pgn");
+    std::fs::write(
+        &bad,
+        "[Game \"Chinese Chess\"]\n1. 炮二平五 炮8平5\n2. 馬二進四 *\n",
+    )
+    .expect("write");
+    let out = referee_cli(
+        vec!["import".into(), path(&bad), "--server".into(), url.clone()],
+        Some(arbiter.clone()),
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("open-r2.pgn: line 3") && message.contains("馬二進四"),
+        "{message}"
+    );
+    assert!(server.log.info("open-r2").expect("info").is_none());
+
+    let https = format!("https://{}", server.addr);
+    let out = referee_cli(
+        vec!["import".into(), path(&bad), "--server".into(), https],
+        Some(arbiter),
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--ca-cert"),
+        "{out:?}"
+    );
+    server.stop().await;
+}

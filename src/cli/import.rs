@@ -1,7 +1,8 @@
-//! `referee import FILE [--game N] [--data DIR | --log-out DIR]`: a log in the interchange
+//! `referee import FILE [--game N] [--data DIR | --log-out DIR | --server URL]`: a log in the interchange
 //! format, the draughts games of a PDN file or the xiangqi games of a PGN file become new
 //! games in the store, event by event, exactly as a board would have appended them (or, with
-//! `--log-out`, log files `DIR/ID.jsonl`). Prints each game's id.
+//! `--log-out`, log files `DIR/ID.jsonl`; with `--server`, through a running server's
+//! ImportGame). Prints each game's id.
 //!
 //! A PDN or PGN file may hold many games: each becomes a game `STEM-N` (`wk2003-5` for the
 //! fifth game of `wk2003.pdn`; a PGN file of one game gives `STEM`), or only the `N`th with
@@ -13,16 +14,20 @@ use std::process::ExitCode;
 use crate::event::{Event, Header, event_to_json, header_to_json, write_log};
 use crate::log::{Log, NewEvent, SledLog};
 use crate::records;
+use crate::service::proto;
+
+use super::remote::{self, Remote};
 
 /// Events per append: large enough to be quick, small enough to stay far below limits.
 const CHUNK: usize = 500;
 
 type Failure = (u8, String);
 
-/// Where imported games go: the store, or log files in a directory.
+/// Where imported games go: the store, log files in a directory, or a running server.
 pub enum Target<'a> {
     Store(&'a Path),
     Files(&'a Path),
+    Server(Remote<'a>),
 }
 
 pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
@@ -43,6 +48,9 @@ pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
 fn import(file: &Path, game: Option<usize>, target: Target) -> Result<Vec<String>, Failure> {
     let name = file.display().to_string();
     let bytes = std::fs::read(file).map_err(|e| (2, format!("cannot read {name}: {e}")))?;
+    if let Target::Server(remote) = &target {
+        return to_server(file, bytes, game, remote);
+    }
     let games = records::read(&name, &bytes, None, game).map_err(|e| (2, e.to_string()))?;
     let mut logs = Vec::with_capacity(games.len());
     for imported in games {
@@ -54,7 +62,48 @@ fn import(file: &Path, game: Option<usize>, target: Target) -> Result<Vec<String
     match target {
         Target::Store(data) => to_store(&name, data, logs),
         Target::Files(dir) => to_files(&name, dir, logs),
+        Target::Server(_) => unreachable!("sent whole above"),
     }
+}
+
+/// The record sent whole to a running server's ImportGame, which reads it as this command
+/// would and appends its games through its own log: no need to stop the server.
+fn to_server(
+    file: &Path,
+    record: Vec<u8>,
+    game: Option<usize>,
+    remote: &Remote,
+) -> Result<Vec<String>, Failure> {
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| (1, e.to_string()))?;
+    runtime.block_on(async {
+        let mut client = remote::connect(remote).await.map_err(|m| (1, m))?;
+        let request = proto::ImportGameRequest {
+            record,
+            name,
+            format: String::new(),
+            game: game.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
+        };
+        let reply = client.import_game(request).await.map_err(|status| {
+            let code = if status.code() == tonic::Code::InvalidArgument {
+                2
+            } else {
+                1
+            };
+            (code, remote::status_text(&status))
+        })?;
+        let reply = reply.into_inner();
+        for note in &reply.notes {
+            eprintln!("{note}");
+        }
+        Ok(reply.games)
+    })
 }
 
 /// Each log as `DIR/ID.jsonl` in the interchange format (to replay, or to make a fixture of).

@@ -4,6 +4,7 @@ mod audit;
 mod export;
 mod import;
 mod perft;
+mod remote;
 mod replay;
 mod serve;
 mod store;
@@ -114,8 +115,19 @@ enum Command {
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
         /// Write each game as a log file DIR/ID.jsonl instead of storing it.
-        #[arg(long, value_name = "DIR", conflicts_with = "data")]
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["data", "server"])]
         log_out: Option<PathBuf>,
+        /// Import through a running server (http://HOST:PORT or https://HOST:PORT) instead of
+        /// opening the store: no need to stop it. The token comes from --token-file or
+        /// REFEREE_TOKEN; an arbiter's or the operator's (creating games needs it).
+        #[arg(long, value_name = "URL", conflicts_with = "data")]
+        server: Option<String>,
+        /// For --server: a file whose first line is the bearer token.
+        #[arg(long, value_name = "FILE", requires = "server")]
+        token_file: Option<PathBuf>,
+        /// For an https --server: the PEM certificate (or its CA) to trust.
+        #[arg(long, value_name = "FILE", requires = "server")]
+        ca_cert: Option<PathBuf>,
     },
     /// Write a stored game: --log as an interchange log (the header with its tags, then every
     /// stored event as it was acknowledged: what `referee replay` and `referee import` read),
@@ -334,10 +346,18 @@ pub fn run() -> ExitCode {
             game,
             data,
             log_out,
+            server,
+            token_file,
+            ca_cert,
         } => {
-            let target = match &log_out {
-                Some(dir) => import::Target::Files(dir),
-                None => import::Target::Store(&data),
+            let target = match (&log_out, &server) {
+                (Some(dir), _) => import::Target::Files(dir),
+                (None, Some(url)) => import::Target::Server(remote::Remote {
+                    url,
+                    ca_cert: ca_cert.as_deref(),
+                    token_file: token_file.as_deref(),
+                }),
+                (None, None) => import::Target::Store(&data),
             };
             import::run(&file, game, target)
         }
