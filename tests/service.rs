@@ -290,6 +290,63 @@ async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
 }
 
 #[tokio::test]
+async fn a_play_stream_refuses_a_message_naming_another_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let mut c = server.client().await;
+    for id in ["a", "b"] {
+        c.create_game(proto::CreateGameRequest {
+            header: Some(header(id)),
+        })
+        .await
+        .expect("create");
+    }
+    let play = |game: &str, seq: u64, id: &str, event: proto::Event| proto::PlayRequest {
+        game: game.into(),
+        expected_seq: seq,
+        events: vec![new(id, event)],
+    };
+    let messages = vec![
+        play("a", 1, "1", mv("red", "h2", "e2")),
+        // Valid for game b as it stands: only the stream's game makes it wrong.
+        play("b", 1, "b1", mv("red", "b2", "e2")),
+        play("a", 2, "2", mv("black", "h9", "g7")),
+    ];
+    let mut replies = c
+        .play(tokio_stream::iter(messages))
+        .await
+        .expect("play")
+        .into_inner();
+    let mut outcomes = Vec::new();
+    while let Some(reply) = replies.next().await {
+        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
+    }
+    use proto::play_response::Outcome;
+    assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
+    match &outcomes[1] {
+        Outcome::Refusal(r) => {
+            assert_eq!(r.code, "INVALID_ARGUMENT");
+            assert!(
+                r.message
+                    .starts_with(r#"game: this stream plays "a"; a message named "b""#),
+                "{}",
+                r.message
+            );
+            assert_eq!(r.last_seq, Some(1), "the stream's game, unchanged");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert!(matches!(&outcomes[2], Outcome::Ack(a) if a.seqs == vec![2]));
+    assert_eq!(snapshot(&server, "a").0, 2);
+    assert_eq!(
+        snapshot(&server, "b").0,
+        0,
+        "nothing written to the other game"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn watchers_catch_up_then_follow_live() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = setup(dir.path(), "w").await;
