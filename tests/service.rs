@@ -959,3 +959,126 @@ async fn reflection_v1_and_v1alpha_both_list_every_service() {
     assert_eq!(names, expected, "v1alpha");
     server.stop().await;
 }
+
+/// The sled log, except that reading one game fails as a failing disk would.
+#[derive(Clone)]
+struct OneGameUnreadable {
+    inner: referee::log::SledLog,
+    broken: &'static str,
+}
+
+impl referee::log::Log for OneGameUnreadable {
+    async fn create(
+        &self,
+        game: &str,
+        header: String,
+        writer: &str,
+    ) -> Result<Result<referee::log::Record, referee::log::Rejection>, referee::log::Error> {
+        self.inner.create(game, header, writer).await
+    }
+
+    async fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<referee::log::NewEvent>,
+    ) -> Result<Result<referee::log::Appended, referee::log::Rejection>, referee::log::Error> {
+        self.inner.append(game, expected_seq, events).await
+    }
+
+    fn read(
+        &self,
+        game: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Result<Vec<referee::log::Record>, referee::log::Rejection>, referee::log::Error>
+    {
+        if game == self.broken {
+            return Err(referee::log::Error::Storage(
+                "Input/output error (os error 5)".into(),
+            ));
+        }
+        self.inner.read(game, from, to)
+    }
+
+    fn info(&self, game: &str) -> Result<Option<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.info(game)
+    }
+
+    fn games(&self) -> Result<Vec<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.games()
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.inner.stopped()
+    }
+
+    fn watch(
+        &self,
+        game: &str,
+        from: u64,
+    ) -> Result<
+        Result<
+            impl tokio_stream::Stream<Item = Result<referee::log::Record, referee::log::Error>>
+            + Send
+            + 'static,
+            referee::log::Rejection,
+        >,
+        referee::log::Error,
+    > {
+        self.inner.watch(game, from)
+    }
+}
+
+#[tokio::test]
+async fn list_games_lists_every_game_when_one_cannot_be_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = OneGameUnreadable {
+        inner: referee::log::SledLog::open(dir.path()).expect("open"),
+        broken: "b",
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let service = referee::service::Service::new(log);
+    let server = tokio::spawn(referee::service::serve_on(listener, service, async {
+        let _ = stopped.await;
+    }));
+    let mut c = proto::referee_client::RefereeClient::connect(format!("http://{addr}"))
+        .await
+        .expect("connect");
+    for id in ["a", "b", "c"] {
+        c.create_game(proto::CreateGameRequest {
+            header: Some(header(id)),
+        })
+        .await
+        .expect("create");
+    }
+    let listed = c
+        .list_games(proto::ListGamesRequest::default())
+        .await
+        .expect("one unreadable game does not fail the list")
+        .into_inner();
+    let damage: Vec<(&str, Option<&str>)> = listed
+        .games
+        .iter()
+        .map(|g| (g.game.as_str(), g.damage.as_deref()))
+        .collect();
+    assert_eq!(
+        damage,
+        [
+            ("a", None),
+            ("b", Some("storage: Input/output error (os error 5)")),
+            ("c", None)
+        ]
+    );
+    let served = c
+        .get_game(proto::GetGameRequest { game: "c".into() })
+        .await
+        .expect("the other games are served");
+    assert_eq!(served.into_inner().seq, 0);
+    let _ = stop.send(());
+    server.await.expect("join").expect("serve");
+}
