@@ -314,3 +314,73 @@ async fn a_server_with_no_token_ever_issued_needs_none() {
     );
     server.stop().await;
 }
+
+/// `request` with `authorization` set to exactly `value`.
+fn authorized<T>(value: &str, message: T) -> Request<T> {
+    let mut r = Request::new(message);
+    r.metadata_mut()
+        .insert("authorization", value.parse().expect("ascii"));
+    r
+}
+
+#[tokio::test]
+async fn only_bearer_one_space_token_is_accepted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let auditor = issue(dir.path(), &["--id", "fed", "--role", "auditor"]);
+    let server = TestServer::start_with_tokens(dir.path()).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    let list = proto::ListGamesRequest::default;
+    let good = format!("Bearer {auditor}");
+    assert!(c.list_games(authorized(&good, list())).await.is_ok());
+    for bad in [
+        auditor.clone(),
+        format!("Bearer  {auditor}"),
+        format!("Bearer {auditor} "),
+        format!("bearer {auditor}"),
+        format!("Bearer\t{auditor}"),
+    ] {
+        let status = c
+            .list_games(authorized(&bad, list()))
+            .await
+            .expect_err(&format!("{bad:?} must be refused"));
+        assert_eq!(status.code(), Code::Unauthenticated, "{bad:?}");
+        assert!(
+            status
+                .message()
+                .contains("send exactly \"authorization: Bearer <token>\""),
+            "{bad:?}: {}",
+            status.message()
+        );
+    }
+    server.stop().await;
+}
+
+#[test]
+fn the_console_parses_its_authorization_header_the_same_way() {
+    use crate::common::http::request;
+    use crate::common::process::ServeProcess;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let auditor = issue(
+        &dir.path().join("data"),
+        &["--id", "fed", "--role", "auditor"],
+    );
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    let get = |value: &str| {
+        request(
+            &console,
+            "GET",
+            "/api/games",
+            &[("Authorization", value)],
+            "",
+        )
+        .expect("console answers")
+    };
+    assert_eq!(get(&format!("Bearer {auditor}")).status, 200);
+    for bad in [auditor.clone(), format!("Bearer  {auditor}")] {
+        let answer = get(&bad);
+        assert_eq!(answer.status, 401, "{bad:?}: {}", answer.body);
+        assert!(answer.body.contains("Bearer <token>"), "{}", answer.body);
+    }
+}

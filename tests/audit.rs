@@ -172,3 +172,86 @@ fn a_recorded_ruling_this_build_does_not_derive_is_reported() {
         "re-signing alone changes nothing"
     );
 }
+
+#[test]
+fn the_signature_line_holds_exactly_its_fields() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    assert!(report(&bundle, None).ok());
+    // The signature covers the lines before its own, so each of these still verifies as a
+    // signature: only the line's fields are wrong.
+    let cases = [
+        (
+            bundle.replacen("\"alg\":\"ed25519\"", "\"alg\":\"none\"", 1),
+            "\"alg\" must be \"ed25519\", the one algorithm bundles are signed with, not \"none\"",
+        ),
+        (
+            bundle.replacen("\"alg\":\"ed25519\",", "", 1),
+            "no \"alg\" field",
+        ),
+        (
+            bundle.replacen(
+                "\"type\":\"signature\",",
+                "\"type\":\"signature\",\"note\":\"x\",",
+                1,
+            ),
+            "unknown field \"note\" in the signature line",
+        ),
+    ];
+    let last_line = bundle.lines().count();
+    for (edited, expected) in cases {
+        assert_ne!(edited, bundle);
+        let error = audit::verify(&edited, None).expect_err(expected);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "line {last_line}: {expected}{}",
+                if expected.starts_with("unknown") {
+                    "; it holds only type, alg, key, signature"
+                } else {
+                    ""
+                }
+            )
+        );
+        let file = dir.path().join("edited.jsonl");
+        std::fs::write(&file, &edited).expect("write");
+        let out = referee(&["audit", "verify", file.to_str().expect("utf-8")]);
+        assert_eq!(out.status.code(), Some(2), "{expected}");
+        assert!(
+            text(&out.stderr).contains(expected),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_malformed_key_is_refused_not_taken_as_a_mismatch() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = bundle_of("xiangqi/blocked-horse-leg.jsonl", dir.path());
+    let file = dir.path().join("bundle.jsonl");
+    std::fs::write(&file, &bundle).expect("write");
+    for key in ["zz", "00", &"g".repeat(64)] {
+        let out = referee(&[
+            "audit",
+            "verify",
+            file.to_str().expect("utf-8"),
+            "--key",
+            key,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "--key {key}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("referee: --key \"") && stderr.contains("must be 64 hex digits"),
+            "{stderr}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "nothing verified with a malformed key"
+        );
+        assert!(matches!(
+            audit::verify(&bundle, Some(key)),
+            Err(audit::Error::PinnedKey { .. })
+        ));
+    }
+}

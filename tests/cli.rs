@@ -162,3 +162,25 @@ fn a_pdn_game_imports_and_exports() {
     let pdn = String::from_utf8(out.stdout).expect("utf-8");
     assert!(pdn.contains("1. 32-28 18-23 2-0"), "{pdn}");
 }
+
+#[test]
+fn a_log_that_is_not_utf8_names_its_line_and_exits_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("latin1.jsonl");
+    let mut bytes = b"{\"type\":\"game\",\"variant\":\"xiangqi\",\"id\":\"x\"}\n".to_vec();
+    bytes.extend_from_slice(b"{\"type\":\"arbiter\",\"text\":\"r\xe9sum\xe9\"}\n");
+    std::fs::write(&path, &bytes).expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    for args in [vec!["replay", file], vec!["audit", "verify", file]] {
+        let out = referee(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(
+            stderr.contains(&format!(
+                "{file}: line 2: not valid UTF-8 at byte 28 of the line (byte offset 72 in the file)"
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -290,6 +290,63 @@ async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
 }
 
 #[tokio::test]
+async fn a_play_stream_refuses_a_message_naming_another_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::start(dir.path()).await;
+    let mut c = server.client().await;
+    for id in ["a", "b"] {
+        c.create_game(proto::CreateGameRequest {
+            header: Some(header(id)),
+        })
+        .await
+        .expect("create");
+    }
+    let play = |game: &str, seq: u64, id: &str, event: proto::Event| proto::PlayRequest {
+        game: game.into(),
+        expected_seq: seq,
+        events: vec![new(id, event)],
+    };
+    let messages = vec![
+        play("a", 1, "1", mv("red", "h2", "e2")),
+        // Valid for game b as it stands: only the stream's game makes it wrong.
+        play("b", 1, "b1", mv("red", "b2", "e2")),
+        play("a", 2, "2", mv("black", "h9", "g7")),
+    ];
+    let mut replies = c
+        .play(tokio_stream::iter(messages))
+        .await
+        .expect("play")
+        .into_inner();
+    let mut outcomes = Vec::new();
+    while let Some(reply) = replies.next().await {
+        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
+    }
+    use proto::play_response::Outcome;
+    assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
+    match &outcomes[1] {
+        Outcome::Refusal(r) => {
+            assert_eq!(r.code, "INVALID_ARGUMENT");
+            assert!(
+                r.message
+                    .starts_with(r#"game: this stream plays "a"; a message named "b""#),
+                "{}",
+                r.message
+            );
+            assert_eq!(r.last_seq, Some(1), "the stream's game, unchanged");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert!(matches!(&outcomes[2], Outcome::Ack(a) if a.seqs == vec![2]));
+    assert_eq!(snapshot(&server, "a").0, 2);
+    assert_eq!(
+        snapshot(&server, "b").0,
+        0,
+        "nothing written to the other game"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn watchers_catch_up_then_follow_live() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = setup(dir.path(), "w").await;
@@ -901,4 +958,127 @@ async fn reflection_v1_and_v1alpha_both_list_every_service() {
     names.sort();
     assert_eq!(names, expected, "v1alpha");
     server.stop().await;
+}
+
+/// The sled log, except that reading one game fails as a failing disk would.
+#[derive(Clone)]
+struct OneGameUnreadable {
+    inner: referee::log::SledLog,
+    broken: &'static str,
+}
+
+impl referee::log::Log for OneGameUnreadable {
+    async fn create(
+        &self,
+        game: &str,
+        header: String,
+        writer: &str,
+    ) -> Result<Result<referee::log::Record, referee::log::Rejection>, referee::log::Error> {
+        self.inner.create(game, header, writer).await
+    }
+
+    async fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<referee::log::NewEvent>,
+    ) -> Result<Result<referee::log::Appended, referee::log::Rejection>, referee::log::Error> {
+        self.inner.append(game, expected_seq, events).await
+    }
+
+    fn read(
+        &self,
+        game: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Result<Vec<referee::log::Record>, referee::log::Rejection>, referee::log::Error>
+    {
+        if game == self.broken {
+            return Err(referee::log::Error::Storage(
+                "Input/output error (os error 5)".into(),
+            ));
+        }
+        self.inner.read(game, from, to)
+    }
+
+    fn info(&self, game: &str) -> Result<Option<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.info(game)
+    }
+
+    fn games(&self) -> Result<Vec<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.games()
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.inner.stopped()
+    }
+
+    fn watch(
+        &self,
+        game: &str,
+        from: u64,
+    ) -> Result<
+        Result<
+            impl tokio_stream::Stream<Item = Result<referee::log::Record, referee::log::Error>>
+            + Send
+            + 'static,
+            referee::log::Rejection,
+        >,
+        referee::log::Error,
+    > {
+        self.inner.watch(game, from)
+    }
+}
+
+#[tokio::test]
+async fn list_games_lists_every_game_when_one_cannot_be_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = OneGameUnreadable {
+        inner: referee::log::SledLog::open(dir.path()).expect("open"),
+        broken: "b",
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let service = referee::service::Service::new(log);
+    let server = tokio::spawn(referee::service::serve_on(listener, service, async {
+        let _ = stopped.await;
+    }));
+    let mut c = proto::referee_client::RefereeClient::connect(format!("http://{addr}"))
+        .await
+        .expect("connect");
+    for id in ["a", "b", "c"] {
+        c.create_game(proto::CreateGameRequest {
+            header: Some(header(id)),
+        })
+        .await
+        .expect("create");
+    }
+    let listed = c
+        .list_games(proto::ListGamesRequest::default())
+        .await
+        .expect("one unreadable game does not fail the list")
+        .into_inner();
+    let damage: Vec<(&str, Option<&str>)> = listed
+        .games
+        .iter()
+        .map(|g| (g.game.as_str(), g.damage.as_deref()))
+        .collect();
+    assert_eq!(
+        damage,
+        [
+            ("a", None),
+            ("b", Some("storage: Input/output error (os error 5)")),
+            ("c", None)
+        ]
+    );
+    let served = c
+        .get_game(proto::GetGameRequest { game: "c".into() })
+        .await
+        .expect("the other games are served");
+    assert_eq!(served.into_inner().seq, 0);
+    let _ = stop.send(());
+    server.await.expect("join").expect("serve");
 }

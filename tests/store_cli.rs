@@ -235,3 +235,28 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn rebuild_refuses_a_malformed_key_before_touching_anything() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let bundles = root.path().join("bundles");
+    std::fs::create_dir_all(&bundles).expect("mkdir");
+    let rebuilt = root.path().join("rebuilt");
+    let out = referee(&[
+        "store",
+        "rebuild",
+        "--data",
+        path(&rebuilt),
+        "--from-bundles",
+        path(&bundles),
+        "--key",
+        "zz",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("referee: --key \"zz\": must be 64 hex digits"),
+        "{stderr}"
+    );
+    assert!(!rebuilt.exists(), "nothing was created");
+}

@@ -366,3 +366,97 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
         "the undamaged store must be served whole"
     );
 }
+
+/// A store written as an operator's imports write one: one open, one game and one close at a
+/// time, so sled's files hold many recoveries' worth of segments.
+fn generate_by_sessions(dir: &Path, games: usize) {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    for g in 0..games {
+        runtime.block_on(async {
+            let log = SledLog::open(dir).expect("open");
+            let id = format!("2026-imp-{g:03}");
+            let header = format!(r#"{{"variant":"xiangqi","id":"{id}"}}"#);
+            log.create(&id, header, "import")
+                .await
+                .expect("io")
+                .expect("created");
+            for n in 1..=8 {
+                let event = NewEvent {
+                    event_id: format!("{id}-{n}"),
+                    body: body(g, n),
+                    writer: "import".into(),
+                };
+                log.append(&id, n, vec![event])
+                    .await
+                    .expect("io")
+                    .expect("appended");
+            }
+        });
+        crate::common::released(dir);
+    }
+}
+
+/// `referee serve` on a damaged store, as an operator meets it: it starts, or it refuses with
+/// what to do and a non-zero exit; never a panic (exit 101, a backtrace), never a refusal
+/// that leaves the operator without a next step.
+#[test]
+fn serve_on_a_truncated_db_refuses_with_what_to_do_and_never_panics() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let root = tempfile::tempdir().expect("tempdir");
+    let pristine = root.path().join("pristine");
+    generate_by_sessions(&pristine, 270);
+    let db_len = std::fs::metadata(pristine.join("db")).expect("db").len();
+    let (mut refused, mut served) = (0, 0);
+    for percent in (2..=98).step_by(4) {
+        let dir = root.path().join(format!("truncated-{percent}"));
+        copy_dir(&pristine, &dir);
+        truncate(&dir.join("db"), db_len * percent / 100);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+            .arg(&dir)
+            .env("RUST_BACKTRACE", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start referee serve");
+        let mut listening = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut listening)
+            .expect("read stdout");
+        if listening.contains("listening") {
+            served += 1;
+            child.kill().expect("kill");
+            child.wait().expect("wait");
+        } else {
+            let out = child.wait_with_output().expect("wait");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let code = out.status.code();
+            assert!(
+                code.is_some_and(|c| c != 0 && c != 101),
+                "truncated to {percent}%: exit {code:?}: {stderr}"
+            );
+            assert!(
+                !stderr.contains("panicked at") && !stderr.contains("stack backtrace"),
+                "truncated to {percent}%: {stderr}"
+            );
+            assert!(
+                stderr.contains("Restore the data directory from a copy")
+                    && stderr.contains("referee store rebuild"),
+                "truncated to {percent}%: the refusal must say what to do: {stderr}"
+            );
+            refused += 1;
+            println!(
+                "  {percent}%: {}",
+                stderr.lines().last().unwrap_or_default()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    println!("serve on a truncated db (db {db_len} bytes): refused {refused}, served {served}");
+    assert!(
+        refused > 0,
+        "no truncation was refused: the test damaged nothing"
+    );
+}

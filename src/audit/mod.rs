@@ -11,7 +11,7 @@ pub use bundle::export;
 pub use key::{KEY_FILE, load_or_create_key, public_key_hex};
 pub use replay::{Kind, bundle_log, kind};
 pub use tournament::{Pairings, TournamentExport, export_tournament, score};
-pub use verify::{Report, verified_records, verify};
+pub use verify::{Report, expected_key, verified_records, verify};
 
 use thiserror::Error;
 
@@ -33,4 +33,10 @@ pub enum Error {
     /// A line of the bundle is not what the format says.
     #[error("line {line}: {message}")]
     Malformed { line: usize, message: String },
+    /// The public key the bundle must be signed with (`--key`) is not a key at all.
+    #[error(
+        "key {}: {why}; pass the Ed25519 public key as `referee audit key` prints it",
+        quote(.key)
+    )]
+    PinnedKey { key: String, why: String },
 }

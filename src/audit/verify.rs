@@ -32,6 +32,7 @@ struct Line {
 
 /// Verifies a bundle; `pinned_key` (hex) is the public key the auditor expects.
 pub fn verify(text: &str, pinned_key: Option<&str>) -> Result<Report, Error> {
+    pinned_key.map(expected_key).transpose()?;
     let mut report = Report::default();
     let lines = parse_lines(text)?;
     let (signature, body) = lines.split_last().ok_or(Error::Malformed {
@@ -53,6 +54,10 @@ pub fn verify(text: &str, pinned_key: Option<&str>) -> Result<Report, Error> {
 /// or every problem found. Rulings are not compared: a bundle exported by another build is
 /// still a faithful copy of the events, which is what a store is rebuilt from.
 pub fn verified_records(text: &str, pinned_key: Option<&str>) -> Result<Vec<Record>, Vec<String>> {
+    pinned_key
+        .map(expected_key)
+        .transpose()
+        .map_err(|e| vec![e.to_string()])?;
     let mut report = Report::default();
     let lines = parse_lines(text).map_err(|e| vec![e.to_string()])?;
     let Some((signature, body)) = lines.split_last() else {
@@ -123,6 +128,54 @@ fn hash_field(line: &Line, key: &str) -> Result<[u8; HASH_LEN], Error> {
     bytes.try_into().map_err(|_| bad())
 }
 
+/// The key an auditor pins: an Ed25519 public key, 64 hex digits as `referee audit key`
+/// prints it. Anything else is refused as malformed, never compared as a mismatch.
+pub fn expected_key(hex_key: &str) -> Result<VerifyingKey, Error> {
+    let bad = |why: &str| Error::PinnedKey {
+        key: hex_key.to_owned(),
+        why: why.to_owned(),
+    };
+    let bytes: [u8; 32] = hex::decode(hex_key)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| bad("must be 64 hex digits"))?;
+    VerifyingKey::from_bytes(&bytes).map_err(|_| bad("is not a point of the Ed25519 curve"))
+}
+
+/// The one algorithm bundles are signed with (`bundle::sign`).
+const SIGNATURE_ALG: &str = "ed25519";
+/// The fields of the signature line, all required; any other field is refused.
+const SIGNATURE_FIELDS: [&str; 4] = ["type", "alg", "key", "signature"];
+
+/// The signature line holds exactly the fields `bundle::sign` writes, and names the one
+/// algorithm: a line that says `"alg":"none"` or carries extra fields is not ours to trust.
+fn check_signature_fields(sig: &Line) -> Result<(), Error> {
+    let malformed = |message: String| Error::Malformed {
+        line: sig.number,
+        message,
+    };
+    if let Some(object) = sig.value.as_object()
+        && let Some(extra) = object
+            .keys()
+            .find(|k| !SIGNATURE_FIELDS.contains(&k.as_str()))
+    {
+        return Err(malformed(format!(
+            "unknown field {} in the signature line; it holds only {}",
+            crate::quote::quote(extra),
+            SIGNATURE_FIELDS.join(", ")
+        )));
+    }
+    let alg = text_field(sig, "alg")?;
+    if alg != SIGNATURE_ALG {
+        return Err(malformed(format!(
+            "\"alg\" must be \"{SIGNATURE_ALG}\", the one algorithm bundles are signed with, \
+             not {}",
+            crate::quote::quote(&alg)
+        )));
+    }
+    Ok(())
+}
+
 /// The signature covers every byte of the bundle before the signature line.
 fn check_signature(
     text: &str,
@@ -137,6 +190,7 @@ fn check_signature(
         ));
         return Ok(());
     }
+    check_signature_fields(sig)?;
     let key_hex = text_field(sig, "key")?;
     let signed_len = text
         .lines()

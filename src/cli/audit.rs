@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::audit;
+use crate::event::read_text;
 use crate::log::SledLog;
 
 pub fn export(game: &str, data: &Path, out: Option<&Path>) -> ExitCode {
@@ -25,11 +26,9 @@ pub fn tournament(
     let result = (|| {
         let pairings = match pairings {
             None => audit::Pairings::default(),
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
-                .and_then(|t| {
-                    audit::Pairings::from_jsonl(&t).map_err(|e| format!("{}: {e}", path.display()))
-                })?,
+            Some(path) => read_text(path).map_err(|e| e.to_string()).and_then(|t| {
+                audit::Pairings::from_jsonl(&t).map_err(|e| format!("{}: {e}", path.display()))
+            })?,
         };
         let key = audit::load_or_create_key(data).map_err(|e| e.to_string())?;
         let log = open_log(data)?;
@@ -66,9 +65,17 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<(), String> {
 }
 
 pub fn verify(file: &Path, key: Option<&str>) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
+    // A malformed key is the auditor's mistake, not a bundle signed by someone else.
+    if let Some(Err(e)) = key.map(audit::expected_key) {
+        eprintln!("referee: --{e}");
+        return ExitCode::from(2);
+    }
+    let text = match read_text(file) {
         Ok(t) => t,
-        Err(e) => return finish(Err(format!("cannot read {}: {e}", file.display()))),
+        Err(e) => {
+            eprintln!("referee: {e}");
+            return ExitCode::from(2);
+        }
     };
     match audit::verify(&text, key) {
         Err(e) => {

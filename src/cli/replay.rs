@@ -5,14 +5,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::audit;
-use crate::event::{Event, EventKind, GameLog, Header, LineError, Side, parse_log};
+use crate::event::{Event, EventKind, GameLog, Header, LineError, Side, parse_log, read_text};
 use crate::referee::{Referee, SetupError, replay};
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
+    let text = match read_text(file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("referee: cannot read {}: {e}", file.display());
+            eprintln!("referee: {e}");
             return ExitCode::from(2);
         }
     };

@@ -150,6 +150,10 @@ struct Copy {
 /// old store, or the longest audit bundle — with its original seqs, times and hashes, and
 /// says for every game what could not be restored.
 pub fn rebuild(options: &Rebuild) -> ExitCode {
+    // A malformed key would leave every bundle unverified, as if each were forged.
+    if let Some(Err(e)) = options.key.map(crate::audit::expected_key) {
+        return fail(2, &format!("--{e}"));
+    }
     let mut copies: BTreeMap<String, Vec<Copy>> = BTreeMap::new();
     let mut acknowledged: HashMap<String, u64> = HashMap::new();
     if let Err(e) = read_bundles(options, &mut copies) {

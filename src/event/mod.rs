@@ -8,6 +8,7 @@ pub mod check;
 mod header;
 mod jsonl;
 mod square;
+mod text;
 
 pub use header::{
     ClockControl, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
@@ -17,6 +18,7 @@ pub use jsonl::{
     parse_log, write_log,
 };
 pub use square::Square;
+pub use text::{TextError, read_text};
 
 use std::fmt;
 

@@ -1,6 +1,7 @@
 //! A game's stored records, read back only after checking each one's hash and every link of
 //! the chain around them: damage becomes `Error::DataLoss`, never a served record.
 
+use super::error::corruption;
 use super::layout::{self, Head};
 use super::record::{self, HASH_LEN, ZERO_HASH};
 use super::recovery::guarded;
@@ -49,9 +50,9 @@ impl Chain<'_> {
     /// sled found its own file damaged where this game's records are: data loss in this game,
     /// not a storage failure of the whole log.
     fn failed_read(&self, seq: u64, e: sled::Error) -> Error {
-        match e {
-            sled::Error::Corruption { .. } => self.loss(seq, Error::from(e).to_string()),
-            other => Error::from(other),
+        match corruption(&e) {
+            Some(found) => self.loss(seq, found),
+            None => Error::from(e),
         }
     }
 

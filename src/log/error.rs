@@ -97,19 +97,52 @@ pub enum Error {
 
 impl From<sled::Error> for Error {
     fn from(e: sled::Error) -> Self {
-        match e {
-            // sled's own text ends in an empty "backtrace ()": say only what was found.
-            sled::Error::Corruption { at, .. } => Error::Storage(match at {
-                Some(at) => format!("sled found corrupted data at {at:?}"),
-                None => "sled found corrupted data".into(),
-            }),
-            other => Error::Storage(other.to_string()),
+        match corruption(&e) {
+            // sled found its own files damaged: the store cannot be trusted. Where a game's
+            // read meets it, the reader names the game and seq instead (`DataLoss`).
+            Some(found) => Error::Damaged(found),
+            None => Error::Storage(e.to_string()),
         }
+    }
+}
+
+/// sled's report of corrupted data, without the empty "backtrace ()" its own text ends in;
+/// None for any other error.
+pub(super) fn corruption(e: &sled::Error) -> Option<String> {
+    match e {
+        sled::Error::Corruption { at: Some(at), .. } => {
+            Some(format!("sled found corrupted data at {at:?}"))
+        }
+        sled::Error::Corruption { at: None, .. } => Some("sled found corrupted data".into()),
+        _ => None,
     }
 }
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Storage(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sleds_corruption_report_is_damage_without_its_backtrace_text() {
+        let error = Error::from(sled::Error::Corruption { at: None, bt: () });
+        let Error::Damaged(found) = &error else {
+            panic!("expected Damaged, got {error:?}");
+        };
+        assert_eq!(found, "sled found corrupted data");
+        let text = error.to_string();
+        assert!(!text.contains("backtrace"), "{text}");
+        assert!(
+            text.contains("Restore the data directory from a copy")
+                && text.contains("referee store rebuild"),
+            "{text}"
+        );
+        let io = Error::from(sled::Error::Io(std::io::Error::other("disk gone")));
+        assert!(matches!(io, Error::Storage(_)), "{io:?}");
     }
 }

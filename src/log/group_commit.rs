@@ -621,6 +621,15 @@ impl<'a> Pending<'a> {
         Ok(self.tree.get(key)?.map(|value| value.to_vec()))
     }
 
+    /// [`get`](Self::get) of a key of `game`: sled's corruption report there is data loss in
+    /// that game at `seq`, like every damage a read of the game meets.
+    fn get_of(&self, key: &[u8], game: &str, seq: u64) -> Result<Option<Vec<u8>>, Error> {
+        self.get(key).map_err(|e| match e {
+            Error::Damaged(found) => loss(game, seq, found),
+            other => other,
+        })
+    }
+
     fn insert(&mut self, key: Vec<u8>, value: Vec<u8>) {
         self.batch.insert(key.as_slice(), value.as_slice());
         self.writes.insert(key, value);
@@ -649,13 +658,13 @@ impl<'a> Pending<'a> {
 
     fn head(&self, game: &str, number: u64) -> Result<Head, Error> {
         let value = self
-            .get(&layout::head_key(number))?
+            .get_of(&layout::head_key(number), game, 0)?
             .ok_or_else(|| loss(game, 0, "head is missing"))?;
         Head::decode(&value).ok_or_else(|| loss(game, 0, "head is damaged"))
     }
 
     fn seq_of(&self, game: &str, number: u64, event_id: &str) -> Result<Option<u64>, Error> {
-        let Some(value) = self.get(&layout::event_id_key(number, event_id))? else {
+        let Some(value) = self.get_of(&layout::event_id_key(number, event_id), game, 0)? else {
             return Ok(None);
         };
         layout::decode_seq(&value).map(Some).ok_or_else(|| {
@@ -669,7 +678,7 @@ impl<'a> Pending<'a> {
 
     fn record(&self, game: &str, number: u64, seq: u64) -> Result<Record, Error> {
         let value = self
-            .get(&layout::event_key(number, seq))?
+            .get_of(&layout::event_key(number, seq), game, seq)?
             .ok_or_else(|| loss(game, seq, "record is missing"))?;
         record::open(game, seq, &value).map_err(|detail| loss(game, seq, detail))
     }

@@ -5,10 +5,11 @@
 //! game is served as usual.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 
 use tokio::sync::watch;
 
@@ -62,18 +63,54 @@ pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
         // The writer flushes and fdatasyncs every group itself; sled's timer would only add
         // a second, unsynced flush on its own thread.
         ;
-    guarded("opening the store", || config.open().map_err(Error::from))
-        .map_err(|e| Error::Damaged(format!("{}: {e}", path.display())))
+    guarded("opening the store", || config.open().map_err(Error::from)).map_err(|e| {
+        let why = match e {
+            Error::Damaged(why) => why,
+            other => other.to_string(),
+        };
+        Error::Damaged(format!("{}: {why}", path.display()))
+    })
 }
 
 /// Runs `f`, turning a panic into `Error::Damaged`: sled 0.34 panics on some damaged files.
+/// The panic is reported by that error, so the process's panic hook stays quiet about it
+/// (see [`quiet_guarded_panics`]): an operator sees what to do, not a backtrace.
 pub(super) fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+    quiet_guarded_panics();
+    let outer = GUARDED.replace(true);
+    let result = catch_unwind(AssertUnwindSafe(f));
+    GUARDED.set(outer);
+    result.unwrap_or_else(|panic| {
         Err(Error::Damaged(format!(
             "sled panicked while {what}: {}",
             panic_text(panic.as_ref())
         )))
     })
+}
+
+thread_local! {
+    /// Whether this thread is inside [`guarded`], where a panic becomes an error.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Wraps the process's panic hook, once: a panic inside [`guarded`] is logged as one line
+/// (it is reported as an error where it is caught); every other panic goes to the hook that
+/// was installed before, as it would without this.
+fn quiet_guarded_panics() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(wrap_panic_hook);
+}
+
+fn wrap_panic_hook() {
+    let before = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if GUARDED.get() {
+            let at = info.location().map(ToString::to_string).unwrap_or_default();
+            tracing::warn!(at, "a panic inside sled, caught and reported as damage");
+        } else {
+            before(info);
+        }
+    }));
 }
 
 fn panic_text(panic: &(dyn Any + Send)) -> String {
@@ -390,5 +427,53 @@ fn loss(game: &str, seq: u64, detail: impl Into<String>) -> Error {
         game: game.to_owned(),
         seq,
         detail: detail.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    #[test]
+    fn a_guarded_panic_is_an_error_and_the_panic_hook_stays_quiet() {
+        // The hook before ours counts this thread's panics and passes on the others.
+        let this = std::thread::current().id();
+        let heard = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&heard);
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == this {
+                counter.fetch_add(1, Ordering::SeqCst);
+            } else {
+                default(info);
+            }
+        }));
+        wrap_panic_hook();
+        let caught = guarded("reading a page", || -> Result<(), Error> {
+            panic!("index out of bounds")
+        });
+        match caught {
+            Err(Error::Damaged(why)) => assert!(
+                why.contains("sled panicked while reading a page: index out of bounds"),
+                "{why}"
+            ),
+            other => panic!("expected Damaged, got {other:?}"),
+        }
+        assert_eq!(
+            heard.load(Ordering::SeqCst),
+            0,
+            "a guarded panic is not printed"
+        );
+        assert!(!GUARDED.get(), "the guard is lifted after the panic");
+        let unguarded = catch_unwind(|| panic!("elsewhere"));
+        assert!(unguarded.is_err());
+        assert_eq!(
+            heard.load(Ordering::SeqCst),
+            1,
+            "other panics reach the hook"
+        );
     }
 }

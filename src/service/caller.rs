@@ -3,10 +3,33 @@
 
 use tonic::Request;
 
-use crate::access::{Access, Grant, SideScope, TokenStore};
+use crate::access::{Access, Denied, Grant, SideScope, TokenStore};
 use crate::event::Side;
 
 use super::Error;
+
+/// The scheme of an `authorization` value, with the one space that ends it (RFC 6750).
+const BEARER: &[u8] = b"Bearer ";
+
+/// The token of an `authorization` value, which must be exactly `Bearer <token>`: the
+/// scheme as written, one space, and a token of visible ASCII. Anything else (no scheme,
+/// another scheme, two spaces, a trailing space) is refused, not repaired: a client that
+/// sends it has a bug that would otherwise only show on a stricter server. The console's
+/// HTTP API hands its header to the same check.
+fn bearer(value: &[u8]) -> Result<&str, Denied> {
+    let malformed = || {
+        Denied::Unauthenticated(
+            "malformed authorization header: send exactly \"authorization: Bearer <token>\" \
+             (the word Bearer, one space, the token, nothing after it)"
+                .into(),
+        )
+    };
+    let token = value.strip_prefix(BEARER).ok_or_else(malformed)?;
+    if token.is_empty() || !token.iter().all(u8::is_ascii_graphic) {
+        return Err(malformed());
+    }
+    std::str::from_utf8(token).map_err(|_| malformed())
+}
 
 /// The caller of one request.
 #[derive(Clone, Debug)]
@@ -29,11 +52,11 @@ impl Caller {
                 .map_err(|e| Error::Unavailable(format!("token store: {e}")))?,
             None => Access::Off,
         };
-        let secret = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.strip_prefix("Bearer ").unwrap_or(v).trim());
+        // With access control off the header is not read: there is no token to check.
+        let secret = match (&access, request.metadata().get("authorization")) {
+            (Access::On(_), Some(value)) => Some(bearer(value.as_bytes())?),
+            (Access::Off, _) | (_, None) => None,
+        };
         Ok(match access.authenticate(secret)? {
             Some(grant) => Caller {
                 writer: format!("token {}", grant.id),
@@ -84,5 +107,33 @@ impl Caller {
 
     pub fn lists(&self, game: &str) -> bool {
         self.grant.as_ref().is_none_or(|g| g.lists(game))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_bearer_one_space_token_is_a_token() {
+        assert_eq!(bearer(b"Bearer rt_b1_00ff"), Ok("rt_b1_00ff"));
+        for bad in [
+            &b"rt_b1_00ff"[..],
+            b"Bearer  rt_b1_00ff",
+            b"Bearer rt_b1_00ff ",
+            b"Bearer\trt_b1_00ff",
+            b"bearer rt_b1_00ff",
+            b"Basic rt_b1_00ff",
+            b"Bearer ",
+            b"Bearer rt_b1 00ff",
+            b"Bearer rt_\xc3\xa9",
+        ] {
+            let refused = bearer(bad).unwrap_err();
+            assert!(
+                refused.to_string().contains("Bearer <token>"),
+                "{:?}: {refused}",
+                String::from_utf8_lossy(bad)
+            );
+        }
     }
 }

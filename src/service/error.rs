@@ -158,7 +158,9 @@ impl From<Error> for tonic::Status {
             Error::Unavailable(_) => tonic::Status::unavailable(message),
             Error::Audit(e) => match e {
                 crate::audit::Error::UnknownGame(_) => tonic::Status::not_found(message),
-                crate::audit::Error::Malformed { .. } => tonic::Status::invalid_argument(message),
+                crate::audit::Error::Malformed { .. } | crate::audit::Error::PinnedKey { .. } => {
+                    tonic::Status::invalid_argument(message)
+                }
                 crate::audit::Error::Log(_) | crate::audit::Error::Key { .. } => {
                     tonic::Status::internal(message)
                 }

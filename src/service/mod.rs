@@ -398,9 +398,11 @@ impl<L: Log> Service<L> {
         }
         let summary = match self.live.summary(&info.game, info.last_seq, info.head_hash) {
             Ok(summary) => summary,
-            Err(
-                e @ (Error::Log(crate::log::Error::DataLoss { .. }) | Error::Unreadable { .. }),
-            ) => {
+            // Only a closed log fails the whole list; a game that cannot be read is listed
+            // with why, and logged for the operator.
+            Err(e @ Error::Log(crate::log::Error::Closed)) => return Err(e),
+            Err(e @ (Error::Log(_) | Error::Unreadable { .. })) => {
+                tracing::warn!(game = %info.game, error = %e, "ListGames: a game cannot be read");
                 return Ok(damaged(e.to_string()));
             }
             Err(e) => return Err(e),
@@ -570,14 +572,8 @@ impl<L: Log> RefereeApi for Service<L> {
                         break;
                     }
                 };
-                if !message.game.is_empty() {
-                    game = message.game.clone();
-                }
-                let outcome = if game.is_empty() {
-                    Err(Error::invalid(
-                        "game",
-                        "the first message of a stream must name its game",
-                    ))
+                let outcome = if let Err(wrong) = play_game(&mut game, &message.game) {
+                    Err(wrong)
                 } else if let Err(over) = this.admit(&caller) {
                     Err(over)
                 } else {
@@ -692,6 +688,31 @@ impl<L: Log> RefereeApi for Service<L> {
             self.import(request.into_inner(), &caller).await?,
         ))
     }
+}
+
+/// The game a Play stream plays, fixed by the first message that names one; a later message
+/// may repeat it or leave it empty, and one naming another game is refused (in-band, like
+/// every refusal on the stream), never written to either game.
+fn play_game(game: &mut String, named: &str) -> Result<(), Error> {
+    if game.is_empty() {
+        if named.is_empty() {
+            return Err(Error::invalid(
+                "game",
+                "the first message of a stream must name its game",
+            ));
+        }
+        named.clone_into(game);
+    } else if !named.is_empty() && named != game {
+        return Err(Error::invalid(
+            "game",
+            format!(
+                "this stream plays {}; a message named {}: open a stream per game",
+                crate::quote::quote(game),
+                crate::quote::quote(named)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn play_reply<L: Log>(
