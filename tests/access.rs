@@ -314,3 +314,157 @@ async fn a_server_with_no_token_ever_issued_needs_none() {
     );
     server.stop().await;
 }
+
+/// The status of a ListGames call made with `token`.
+async fn list_with(c: &mut RefereeClient<Channel>, token: &str) -> Result<(), tonic::Status> {
+    c.list_games(with(token, proto::ListGamesRequest::default()))
+        .await
+        .map(drop)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn a_token_revoked_while_the_server_runs_is_refused_at_its_next_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let fed = issue(d, &["--id", "fed", "--role", "auditor"]);
+    let other = issue(d, &["--id", "other", "--role", "auditor"]);
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    list_with(&mut c, &fed).await.expect("valid before");
+
+    let revoked = token(d, &["revoke", "fed"]);
+    assert!(revoked.status.success(), "{}", stderr(&revoked));
+    let status = list_with(&mut c, &fed).await.expect_err("revoked");
+    assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+    assert!(
+        status
+            .message()
+            .starts_with("token \"fed\" was revoked on 20"),
+        "{status:?}"
+    );
+    list_with(&mut c, &other).await.expect("others stay valid");
+
+    let again = token(d, &["revoke", "fed"]);
+    assert_eq!(again.status.code(), Some(0), "revoking twice is reported");
+    assert!(
+        stderr(&again).contains("was revoked already"),
+        "{}",
+        stderr(&again)
+    );
+    let unknown = token(d, &["revoke", "nobody"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("no token with id \"nobody\" was issued"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_token_is_refused_by_a_running_server() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let now = std::time::SystemTime::now();
+    let expires = now + std::time::Duration::from_secs(2);
+    let secs = expires
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let stamp = referee::access::expiry::render(secs * 1000);
+    let fed = issue(
+        d,
+        &["--id", "fed", "--role", "auditor", "--expires", &stamp],
+    );
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    let before = list_with(&mut c, &fed).await;
+    // Asserted only when the call certainly came before the expiry (a stalled machine may
+    // take longer); the unit tests check both sides against a fixed clock.
+    if std::time::SystemTime::now() + std::time::Duration::from_millis(500) < expires {
+        before.expect("valid before its expiry");
+    }
+    while std::time::SystemTime::now() < expires + std::time::Duration::from_millis(1100) {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let status = list_with(&mut c, &fed).await.expect_err("expired");
+    assert_eq!(status.code(), Code::Unauthenticated);
+    assert_eq!(
+        status.message(),
+        format!("token \"fed\" expired on {stamp}")
+    );
+    server.stop().await;
+}
+
+#[test]
+fn token_list_shows_states_and_issue_refuses_a_bad_expiry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    issue(d, &["--id", "fed", "--role", "auditor"]);
+    issue(
+        d,
+        &[
+            "--id",
+            "arb",
+            "--role",
+            "arbiter",
+            "--tournament",
+            "2026-ch-",
+        ],
+    );
+    issue(
+        d,
+        &[
+            "--id",
+            "b1",
+            "--role",
+            "board",
+            "--game",
+            "2026-ch-r1-b1",
+            "--side",
+            "red",
+            "--expires",
+            "2099-12-31",
+        ],
+    );
+    assert!(token(d, &["revoke", "arb"]).status.success());
+    let listed = token(d, &["list"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let text = String::from_utf8(listed.stdout).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let words = |i: usize| lines[i].split_whitespace().collect::<Vec<_>>();
+    assert_eq!(words(0), ["ID", "ROLE", "SCOPE", "SIDE", "STATE"]);
+    assert_eq!(words(1), ["fed", "auditor", "all", "games", "-", "active"]);
+    assert_eq!(words(2)[..5], ["arb", "arbiter", "games", "2026-ch-*", "-"]);
+    assert!(lines[2].contains(" revoked 20"), "{text}");
+    assert_eq!(
+        words(3),
+        [
+            "b1",
+            "board",
+            "game",
+            "2026-ch-r1-b1",
+            "first",
+            "active,",
+            "expires",
+            "2100-01-01T00:00:00Z"
+        ]
+    );
+
+    for (expires, says) in [
+        ("2020-01-01", "has passed already"),
+        ("2026-02-30", "day 30 does not exist"),
+        ("tomorrow", "is not a date"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["token", "issue", "--data", d.to_str().expect("utf-8")])
+            .args(["--id", "late", "--role", "auditor", "--expires", expires])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{expires}");
+        assert!(stderr(&out).contains(says), "{expires}: {}", stderr(&out));
+    }
+    let after = String::from_utf8(token(d, &["list"]).stdout).expect("utf-8");
+    assert_eq!(after, text, "a refused issue changes nothing");
+}

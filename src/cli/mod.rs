@@ -252,11 +252,23 @@ enum TokenCommand {
         /// Arbiter: the game-id prefix of its tournament.
         #[arg(long)]
         tournament: Option<String>,
+        /// Refuse the token after this: a date (2026-12-31: the end of that day, UTC) or an
+        /// RFC 3339 timestamp (2026-12-31T18:00:00+01:00). Default: valid until revoked.
+        #[arg(long)]
+        expires: Option<String>,
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
-    /// List issued tokens (ids and scopes, never secrets).
+    /// List issued tokens (ids, scopes and states, never secrets).
     List {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// Revoke a token: a running server refuses it from its next call. The token file only
+    /// grows (a revocation line); the id stays taken.
+    Revoke {
+        /// The token's id.
+        id: String,
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
@@ -353,6 +365,7 @@ pub fn run() -> ExitCode {
                 game,
                 side,
                 tournament,
+                expires,
                 data,
             } => token::issue(
                 &data,
@@ -362,9 +375,11 @@ pub fn run() -> ExitCode {
                     game: game.as_deref(),
                     side: side.as_deref(),
                     tournament: tournament.as_deref(),
+                    expires: expires.as_deref(),
                 },
             ),
             TokenCommand::List { data } => token::list(&data),
+            TokenCommand::Revoke { id, data } => token::revoke(&data, &id),
             TokenCommand::Off { data } => token::off(&data),
         },
         Command::Audit { command } => match command {
