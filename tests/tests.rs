@@ -12,6 +12,7 @@ mod draughts_pdn;
 mod faults;
 mod fixtures;
 mod hall;
+mod health;
 mod limits;
 mod perft;
 mod properties;

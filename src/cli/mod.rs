@@ -2,6 +2,7 @@
 
 mod audit;
 mod export;
+mod health;
 mod import;
 pub mod pdn;
 mod perft;
@@ -140,6 +141,23 @@ enum Command {
     Token {
         #[command(subcommand)]
         command: TokenCommand,
+    },
+    /// Ask a running server's health service (grpc.health.v1) whether it serves; exit 0 only
+    /// for SERVING (container health checks, scripts).
+    Health {
+        /// The server's host:port.
+        #[arg(long, default_value = "127.0.0.1:50051")]
+        addr: String,
+        /// Connect over TLS, trusting this certificate (PEM: the server's own if self-signed,
+        /// or its CA's).
+        #[arg(long)]
+        tls_ca: Option<PathBuf>,
+        /// The name the server's certificate must carry (default: the host of --addr).
+        #[arg(long, requires = "tls_ca")]
+        tls_domain: Option<String>,
+        /// The service to ask about ("" for the server as a whole).
+        #[arg(long, default_value = "referee.v1.Referee")]
+        service: String,
     },
     /// Count the leaves of the legal-move tree.
     Perft {
@@ -393,6 +411,17 @@ pub fn run() -> ExitCode {
             AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),
             AuditCommand::Key { data } => audit::key(&data),
         },
+        Command::Health {
+            addr,
+            tls_ca,
+            tls_domain,
+            service,
+        } => health::run(&health::Probe {
+            addr,
+            tls_ca,
+            tls_domain,
+            service,
+        }),
         Command::Perft {
             variant,
             fen,
