@@ -468,3 +468,71 @@ fn token_list_shows_states_and_issue_refuses_a_bad_expiry() {
     let after = String::from_utf8(token(d, &["list"]).stdout).expect("utf-8");
     assert_eq!(after, text, "a refused issue changes nothing");
 }
+
+/// `referee token ARGS --data DATA` as `nobody` (uid 65534), as `sudo -u referee` would.
+fn token_as_nobody(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .arg("token")
+        .args(args)
+        .args(["--data", data.to_str().expect("utf-8")])
+        .output()
+        .expect("run setpriv")
+}
+
+#[test]
+fn token_files_are_written_for_the_user_that_runs_the_server() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    if !root || Command::new("setpriv").arg("--version").output().is_err() {
+        eprintln!("skipped: needs root and setpriv to play the service user");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let service = dir.path().join("service");
+    std::fs::create_dir(&service).expect("mkdir");
+    std::os::unix::fs::chown(&service, Some(65_534), Some(65_534)).expect("chown");
+    let data = service.join("data");
+
+    // Root issues into the service user's directory: the files are given to that user, who
+    // can then list (and so serve) them.
+    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "token", "issue", "--id", "fed", "--role", "auditor", "--data",
+        ])
+        .arg(&data)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("given to user \"nobody\""),
+        "{}",
+        stderr(&out)
+    );
+    let listed = token_as_nobody(&data, &["list"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+
+    // A token file left to root (an older version): the service user is told whose it is.
+    let tokens = data.join(referee::access::TOKEN_FILE);
+    std::os::unix::fs::chown(&tokens, Some(0), Some(0)).expect("chown");
+    let refused = token_as_nobody(&data, &["list"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let says = stderr(&refused);
+    assert!(
+        says.contains("belongs to root") && says.contains("sudo -u USER"),
+        "{says}"
+    );
+
+    // Another user than the directory's owner is refused before anything is written.
+    let roots = dir.path().join("roots");
+    let refused = token_as_nobody(&roots, &["issue", "--id", "x", "--role", "auditor"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let says = stderr(&refused);
+    assert!(
+        says.contains("belongs to root") && says.contains("runs as nobody"),
+        "{says}"
+    );
+    assert!(!roots.exists());
+}
