@@ -60,6 +60,8 @@ fn grant(id: String, role: Role, game: Option<String>, tournament: Option<String
         game,
         tournament,
         issued_ms: 0,
+        expires_ms: None,
+        revoked_ms: None,
     }
 }
 
@@ -67,7 +69,8 @@ fn grant(id: String, role: Role, game: Option<String>, tournament: Option<String
 fn issue_tokens(store: &TokenStore, streams: usize) -> Vec<Secrets> {
     let arbiter = store
         .issue(grant("arb".into(), Role::Arbiter, None, Some("b".into())))
-        .expect("issue");
+        .expect("issue")
+        .secret;
     (0..streams)
         .map(|i| Secrets {
             arbiter: Some(arbiter.clone()),
@@ -79,7 +82,8 @@ fn issue_tokens(store: &TokenStore, streams: usize) -> Vec<Secrets> {
                         Some(format!("b{i}")),
                         None,
                     ))
-                    .expect("issue"),
+                    .expect("issue")
+                    .secret,
             ),
         })
         .collect()

@@ -384,3 +384,225 @@ fn the_console_parses_its_authorization_header_the_same_way() {
         assert!(answer.body.contains("Bearer <token>"), "{}", answer.body);
     }
 }
+
+/// The status of a ListGames call made with `token`.
+async fn list_with(c: &mut RefereeClient<Channel>, token: &str) -> Result<(), tonic::Status> {
+    c.list_games(with(token, proto::ListGamesRequest::default()))
+        .await
+        .map(drop)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn a_token_revoked_while_the_server_runs_is_refused_at_its_next_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let fed = issue(d, &["--id", "fed", "--role", "auditor"]);
+    let other = issue(d, &["--id", "other", "--role", "auditor"]);
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    list_with(&mut c, &fed).await.expect("valid before");
+
+    let revoked = token(d, &["revoke", "fed"]);
+    assert!(revoked.status.success(), "{}", stderr(&revoked));
+    let status = list_with(&mut c, &fed).await.expect_err("revoked");
+    assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+    assert!(
+        status
+            .message()
+            .starts_with("token \"fed\" was revoked on 20"),
+        "{status:?}"
+    );
+    list_with(&mut c, &other).await.expect("others stay valid");
+
+    let again = token(d, &["revoke", "fed"]);
+    assert_eq!(again.status.code(), Some(0), "revoking twice is reported");
+    assert!(
+        stderr(&again).contains("was revoked already"),
+        "{}",
+        stderr(&again)
+    );
+    let unknown = token(d, &["revoke", "nobody"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("no token with id \"nobody\" was issued"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_token_is_refused_by_a_running_server() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let now = std::time::SystemTime::now();
+    let expires = now + std::time::Duration::from_secs(2);
+    let secs = expires
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let stamp = referee::access::expiry::render(secs * 1000);
+    let fed = issue(
+        d,
+        &["--id", "fed", "--role", "auditor", "--expires", &stamp],
+    );
+    let server = TestServer::start_with_tokens(d).await;
+    let mut c: RefereeClient<Channel> = server.client().await;
+    let before = list_with(&mut c, &fed).await;
+    // Asserted only when the call certainly came before the expiry (a stalled machine may
+    // take longer); the unit tests check both sides against a fixed clock.
+    if std::time::SystemTime::now() + std::time::Duration::from_millis(500) < expires {
+        before.expect("valid before its expiry");
+    }
+    while std::time::SystemTime::now() < expires + std::time::Duration::from_millis(1100) {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let status = list_with(&mut c, &fed).await.expect_err("expired");
+    assert_eq!(status.code(), Code::Unauthenticated);
+    assert_eq!(
+        status.message(),
+        format!("token \"fed\" expired on {stamp}")
+    );
+    server.stop().await;
+}
+
+#[test]
+fn token_list_shows_states_and_issue_refuses_a_bad_expiry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    issue(d, &["--id", "fed", "--role", "auditor"]);
+    issue(
+        d,
+        &[
+            "--id",
+            "arb",
+            "--role",
+            "arbiter",
+            "--tournament",
+            "2026-ch-",
+        ],
+    );
+    issue(
+        d,
+        &[
+            "--id",
+            "b1",
+            "--role",
+            "board",
+            "--game",
+            "2026-ch-r1-b1",
+            "--side",
+            "red",
+            "--expires",
+            "2099-12-31",
+        ],
+    );
+    assert!(token(d, &["revoke", "arb"]).status.success());
+    let listed = token(d, &["list"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let text = String::from_utf8(listed.stdout).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let words = |i: usize| lines[i].split_whitespace().collect::<Vec<_>>();
+    assert_eq!(words(0), ["ID", "ROLE", "SCOPE", "SIDE", "STATE"]);
+    assert_eq!(words(1), ["fed", "auditor", "all", "games", "-", "active"]);
+    assert_eq!(words(2)[..5], ["arb", "arbiter", "games", "2026-ch-*", "-"]);
+    assert!(lines[2].contains(" revoked 20"), "{text}");
+    assert_eq!(
+        words(3),
+        [
+            "b1",
+            "board",
+            "game",
+            "2026-ch-r1-b1",
+            "first",
+            "active,",
+            "expires",
+            "2100-01-01T00:00:00Z"
+        ]
+    );
+
+    for (expires, says) in [
+        ("2020-01-01", "has passed already"),
+        ("2026-02-30", "day 30 does not exist"),
+        ("tomorrow", "is not a date"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["token", "issue", "--data", d.to_str().expect("utf-8")])
+            .args(["--id", "late", "--role", "auditor", "--expires", expires])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{expires}");
+        assert!(stderr(&out).contains(says), "{expires}: {}", stderr(&out));
+    }
+    let after = String::from_utf8(token(d, &["list"]).stdout).expect("utf-8");
+    assert_eq!(after, text, "a refused issue changes nothing");
+}
+
+/// `referee token ARGS --data DATA` as `nobody` (uid 65534), as `sudo -u referee` would.
+fn token_as_nobody(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .arg("token")
+        .args(args)
+        .args(["--data", data.to_str().expect("utf-8")])
+        .output()
+        .expect("run setpriv")
+}
+
+#[test]
+fn token_files_are_written_for_the_user_that_runs_the_server() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    if !root || Command::new("setpriv").arg("--version").output().is_err() {
+        eprintln!("skipped: needs root and setpriv to play the service user");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let service = dir.path().join("service");
+    std::fs::create_dir(&service).expect("mkdir");
+    std::os::unix::fs::chown(&service, Some(65_534), Some(65_534)).expect("chown");
+    let data = service.join("data");
+
+    // Root issues into the service user's directory: the files are given to that user, who
+    // can then list (and so serve) them.
+    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args([
+            "token", "issue", "--id", "fed", "--role", "auditor", "--data",
+        ])
+        .arg(&data)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("given to user \"nobody\""),
+        "{}",
+        stderr(&out)
+    );
+    let listed = token_as_nobody(&data, &["list"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+
+    // A token file left to root (an older version): the service user is told whose it is.
+    let tokens = data.join(referee::access::TOKEN_FILE);
+    std::os::unix::fs::chown(&tokens, Some(0), Some(0)).expect("chown");
+    let refused = token_as_nobody(&data, &["list"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let says = stderr(&refused);
+    assert!(
+        says.contains("belongs to root") && says.contains("sudo -u USER"),
+        "{says}"
+    );
+
+    // Another user than the directory's owner is refused before anything is written.
+    let roots = dir.path().join("roots");
+    let refused = token_as_nobody(&roots, &["issue", "--id", "x", "--role", "auditor"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let says = stderr(&refused);
+    assert!(
+        says.contains("belongs to root") && says.contains("runs as nobody"),
+        "{says}"
+    );
+    assert!(!roots.exists());
+}

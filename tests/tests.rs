@@ -13,6 +13,7 @@ mod faults;
 mod fixtures;
 mod hall;
 mod import;
+mod health;
 mod limits;
 mod perft;
 mod properties;

@@ -1,7 +1,9 @@
-//! Issued tokens, kept hashed in a JSON Lines file in the data directory. The server re-reads
-//! the file when it changes, so tokens issued while it runs work at once. Once a token has
-//! been issued, the access-control marker keeps access control on: an emptied or deleted
-//! token file then refuses every call instead of accepting every call.
+//! Issued tokens, kept hashed in a JSON Lines file in the data directory. The file is only
+//! appended to: a grant line per issued token, a revocation line (`{"revoked":ID,...}`) per
+//! revoked one. The server re-reads the file when it changes, so tokens issued or revoked
+//! while it runs take effect at once. Once a token has been issued, the access-control marker
+//! keeps access control on: an emptied or deleted token file then refuses every call instead
+//! of accepting every call.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,9 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use rand_core::{OsRng, RngCore};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::marker::{Marker, sync_dir};
+use super::owner::{self, Owner};
 use super::stamp::Stamp;
 use super::{Denied, Grant, StoreError};
 
@@ -33,6 +37,15 @@ pub enum Access {
 impl Access {
     /// The grant of a bearer token; None when access control is off.
     pub fn authenticate(&self, secret: Option<&str>) -> Result<Option<Grant>, Denied> {
+        self.authenticate_at(secret, now_ms())
+    }
+
+    /// The grant of a bearer token valid at `now_ms` (not revoked, not expired).
+    pub fn authenticate_at(
+        &self,
+        secret: Option<&str>,
+        now_ms: u64,
+    ) -> Result<Option<Grant>, Denied> {
         let Access::On(grants) = self else {
             return Ok(None);
         };
@@ -45,13 +58,41 @@ impl Access {
             )
         })?;
         let wanted = hash(secret);
-        grants
+        let grant = grants
             .iter()
             .find(|g| g.hash == wanted)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| Denied::Unauthenticated("unknown token".into()))
+            .ok_or_else(|| Denied::Unauthenticated("unknown token".into()))?;
+        grant.valid_at(now_ms)?;
+        Ok(Some(grant.clone()))
     }
+}
+
+/// What `issue` did.
+#[derive(Debug)]
+pub struct Issued {
+    /// The token itself, shown once.
+    pub secret: String,
+    /// The user the token files were given to: the data directory's owner, when the command
+    /// ran as root and the files were root's.
+    pub given_to: Option<String>,
+}
+
+/// What `revoke` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revoked {
+    /// The token was valid (or expired) and is now revoked.
+    Now,
+    /// The token had been revoked already, at this moment (ms since 1970).
+    Already(u64),
+}
+
+/// A revocation line of the token file.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Revocation {
+    /// The id of the revoked token.
+    revoked: String,
+    revoked_ms: u64,
 }
 
 /// What `turn_off` did.
@@ -104,8 +145,12 @@ impl TokenStore {
         }
     }
 
-    /// Issues a token: stores its hash with the grant, returns the secret (shown once).
-    pub fn issue(&self, mut grant: Grant) -> Result<String, StoreError> {
+    /// Issues a token: stores its hash with the grant, returns the secret (shown once). Run
+    /// as root, the files written are given to the data directory's owner, who runs the
+    /// server; run as another user than that owner, it is refused before writing anything.
+    pub fn issue(&self, mut grant: Grant) -> Result<Issued, StoreError> {
+        let owner = self.owner()?;
+        let created = owner::missing(&self.dir);
         let mut random = [0u8; 24];
         OsRng.fill_bytes(&mut random);
         let secret = format!("rt_{}_{}", grant.id, hex::encode(random));
@@ -119,10 +164,36 @@ impl TokenStore {
             .map_err(|e| io_error(self.marker.path(), e))?;
         let line = serde_json::to_string(&grant).expect("a grant is plain data");
         self.append(&line).map_err(|e| io_error(&self.path, e))?;
-        Ok(secret)
+        let given = self.give(owner, &created)?;
+        Ok(Issued {
+            secret,
+            given_to: given.then(|| owner.name()),
+        })
     }
 
-    /// Every issued token.
+    /// Revokes the token `id` by appending a revocation line; a running server refuses it
+    /// from its next call on.
+    pub fn revoke(&self, id: &str) -> Result<Revoked, StoreError> {
+        let owner = self.owner()?;
+        let grants = read(&self.path)?;
+        let grant = grants
+            .iter()
+            .find(|g| g.id == id)
+            .ok_or_else(|| StoreError::UnknownId(id.into()))?;
+        if let Some(at) = grant.revoked_ms {
+            return Ok(Revoked::Already(at));
+        }
+        let line = Revocation {
+            revoked: id.into(),
+            revoked_ms: now_ms(),
+        };
+        let line = serde_json::to_string(&line).expect("a revocation is plain data");
+        self.append(&line).map_err(|e| io_error(&self.path, e))?;
+        self.give(owner, &[])?;
+        Ok(Revoked::Now)
+    }
+
+    /// Every issued token, revoked and expired ones included.
     pub fn grants(&self) -> Result<Vec<Grant>, StoreError> {
         Ok(self.load()?.grants.to_vec())
     }
@@ -144,14 +215,19 @@ impl TokenStore {
         Ok(access)
     }
 
-    /// Turns access control off, deliberately; refused while the token file holds tokens, as
-    /// they could not be revoked any more by emptying the file.
+    /// Turns access control off, deliberately; refused while the token file holds a valid
+    /// token (neither revoked nor expired), as it could not be revoked any more.
     pub fn turn_off(&self) -> Result<TurnedOff, StoreError> {
-        let grants = read(&self.path)?;
-        if !grants.is_empty() {
+        let now = now_ms();
+        let valid: Vec<String> = read(&self.path)?
+            .into_iter()
+            .filter(|g| g.valid_at(now).is_ok())
+            .map(|g| g.id)
+            .collect();
+        if !valid.is_empty() {
             return Err(StoreError::TokensRemain {
                 path: self.path.clone(),
-                ids: grants.into_iter().map(|g| g.id).collect(),
+                ids: valid,
             });
         }
         match self.marker.remove() {
@@ -212,6 +288,33 @@ impl TokenStore {
         })
     }
 
+    /// Who the token files must belong to: the data directory's owner (or its nearest
+    /// existing ancestor's). Refused if this process is neither that user nor root.
+    fn owner(&self) -> Result<Owner, StoreError> {
+        let owner = Owner::of_nearest(&self.dir).map_err(|e| io_error(&self.dir, e))?;
+        match Owner::me() {
+            Some(me) if !me.is_root() && me.uid != owner.uid => Err(StoreError::NotOwner {
+                dir: self.dir.clone(),
+                owner: owner.name(),
+                me: me.name(),
+            }),
+            _ => Ok(owner),
+        }
+    }
+
+    /// Gives the directories `created` and the token files to `owner` where another user
+    /// (root) owns them; true if anything was given.
+    fn give(&self, owner: Owner, created: &[PathBuf]) -> Result<bool, StoreError> {
+        let mut given = false;
+        let files = [self.path.as_path(), self.marker.path()];
+        for path in created.iter().map(PathBuf::as_path).chain(files) {
+            if Owner::of(path).is_some() {
+                given |= owner.give(path).map_err(|e| io_error(path, e))?;
+            }
+        }
+        Ok(given)
+    }
+
     /// Appends a line and makes it durable, with the directory entry of a new file.
     fn append(&self, line: &str) -> std::io::Result<()> {
         let mut file = open_append(&self.path)?;
@@ -222,10 +325,26 @@ impl TokenStore {
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> StoreError {
-    StoreError::Io {
-        path: path.to_path_buf(),
-        source,
+    let owner = Owner::of(path).or_else(|| path.parent().and_then(Owner::of));
+    match owner {
+        Some(owner) if source.kind() == std::io::ErrorKind::PermissionDenied => {
+            StoreError::Permission {
+                path: path.to_path_buf(),
+                owner: owner.name(),
+                source,
+            }
+        }
+        _ => StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
     }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn hash(secret: &str) -> String {
@@ -244,23 +363,35 @@ fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
+/// The grants of the token file, each marked with its first revocation. A revocation of an
+/// id that no line above it issues (its grant line deleted by hand) revokes nothing.
 fn read(path: &Path) -> Result<Vec<Grant>, StoreError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_error(path, e)),
     };
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| StoreError::Unreadable {
-                path: path.to_path_buf(),
-                line: i + 1,
-                message: e.to_string(),
-            })
-        })
-        .collect()
+    let mut grants: Vec<Grant> = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let unreadable = |e: serde_json::Error| StoreError::Unreadable {
+            path: path.to_path_buf(),
+            line: i + 1,
+            message: e.to_string(),
+        };
+        let value: serde_json::Value = serde_json::from_str(l).map_err(unreadable)?;
+        if value.get("revoked").is_none() {
+            grants.push(serde_json::from_value(value).map_err(unreadable)?);
+            continue;
+        }
+        let r: Revocation = serde_json::from_value(value).map_err(unreadable)?;
+        if let Some(g) = grants.iter_mut().find(|g| g.id == r.revoked) {
+            g.revoked_ms.get_or_insert(r.revoked_ms);
+        }
+    }
+    Ok(grants)
 }
 
 #[cfg(test)]
@@ -280,6 +411,8 @@ mod tests {
             side: Some(SideScope::Both),
             tournament: None,
             issued_ms: 1,
+            expires_ms: None,
+            revoked_ms: None,
         }
     }
 
@@ -303,7 +436,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = TokenStore::new(dir.path());
         assert!(!store.enforced().expect("read"));
-        let secret = store.issue(board("b1")).expect("issue");
+        let secret = store.issue(board("b1")).expect("issue").secret;
         let access = store.access().expect("read");
         assert!(store.enforced().expect("read"));
         let grant = access.authenticate(Some(&secret)).expect("known");
@@ -322,7 +455,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let (tokens, marker) = (dir.path().join(TOKEN_FILE), dir.path().join(MARKER_FILE));
         let store = TokenStore::new(dir.path());
-        let secret = store.issue(board("b1")).expect("issue");
+        let secret = store.issue(board("b1")).expect("issue").secret;
         let mode = std::fs::metadata(&marker)
             .expect("marker")
             .permissions()
@@ -389,7 +522,8 @@ mod tests {
         // Another process (the CLI) issues a token: the directory's stamp changes.
         let secret = TokenStore::new(dir.path())
             .issue(board("b1"))
-            .expect("issue");
+            .expect("issue")
+            .secret;
         let access = server.access().expect("read");
         assert!(access.authenticate(Some(&secret)).expect("known").is_some());
         // Emptied within the same timestamp tick: the length tells.
@@ -407,5 +541,118 @@ mod tests {
         server.access().expect("read");
         TokenStore::new(dir.path()).turn_off().expect("off");
         assert!(!server.enforced().expect("read"));
+    }
+
+    #[test]
+    fn a_revoked_token_is_refused_and_the_file_only_grows() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(TOKEN_FILE);
+        let store = TokenStore::new(dir.path());
+        let b1 = store.issue(board("b1")).expect("issue").secret;
+        let b2 = store.issue(board("b2")).expect("issue").secret;
+        let before = std::fs::read_to_string(&path).expect("file");
+        let server = TokenStore::new(dir.path());
+        assert!(
+            server
+                .access()
+                .expect("read")
+                .authenticate(Some(&b1))
+                .is_ok()
+        );
+
+        assert_eq!(store.revoke("b1").expect("revoke"), Revoked::Now);
+        let after = std::fs::read_to_string(&path).expect("file");
+        assert!(after.starts_with(&before), "append-only");
+        assert_eq!(after.lines().count(), 3);
+        let access = server.access().expect("read");
+        let refused = refusal(&access, Some(&b1));
+        assert!(
+            refused.starts_with("token \"b1\" was revoked on 20"),
+            "{refused}"
+        );
+        assert!(access.authenticate(Some(&b2)).expect("valid").is_some());
+
+        let Revoked::Already(at) = store.revoke("b1").expect("again") else {
+            panic!("revoked twice")
+        };
+        assert!(refused.ends_with(&crate::access::expiry::render(at)));
+        assert_eq!(std::fs::read_to_string(&path).expect("file"), after);
+        assert!(matches!(store.revoke("b9"), Err(StoreError::UnknownId(id)) if id == "b9"));
+        assert!(matches!(
+            store.issue(board("b1")),
+            Err(StoreError::IdTaken(_))
+        ));
+
+        let off = store.turn_off().expect_err("b2 is valid");
+        assert!(matches!(off, StoreError::TokensRemain { ref ids, .. } if ids == &["b2"]));
+        store.revoke("b2").expect("revoke");
+        assert_eq!(store.turn_off().expect("off"), TurnedOff::Now);
+    }
+
+    #[test]
+    fn an_expired_token_is_refused_from_its_expiry_on() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = TokenStore::new(dir.path());
+        let expires = 1_796_428_800_000;
+        let mut grant = board("b1");
+        grant.expires_ms = Some(expires);
+        let secret = store.issue(grant).expect("issue").secret;
+        let line = std::fs::read_to_string(dir.path().join(TOKEN_FILE)).expect("file");
+        assert!(line.contains("\"expires_ms\":1796428800000"), "{line}");
+        let access = store.access().expect("read");
+        let valid = access.authenticate_at(Some(&secret), expires - 1);
+        assert_eq!(valid.expect("valid").expect("grant").id, "b1");
+        let expired = access.authenticate_at(Some(&secret), expires);
+        assert_eq!(
+            expired,
+            Err(Denied::Unauthenticated(
+                "token \"b1\" expired on 2026-12-05T00:00:00Z".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn revocation_lines_are_read_strictly_and_only_revoke_what_precedes_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(TOKEN_FILE);
+        let grant = serde_json::to_string(&board("b1")).expect("json");
+        let orphan = r#"{"revoked":"b0","revoked_ms":5}"#;
+        std::fs::write(&path, format!("{orphan}\n{grant}\n")).expect("write");
+        let store = TokenStore::new(dir.path());
+        let grants = store.grants().expect("read");
+        assert_eq!(
+            grants[0].revoked_ms, None,
+            "a revocation names an earlier grant"
+        );
+        let bad = r#"{"revoked":"b1","revoked_ms":5,"by":"x"}"#;
+        std::fs::write(&path, format!("{grant}\n{bad}\n")).expect("write");
+        let err = store.grants().expect_err("unknown field").to_string();
+        assert!(err.contains("line 2: unknown field `by`"), "{err}");
+    }
+
+    #[test]
+    fn files_issued_by_root_belong_to_the_data_directorys_owner() {
+        if !Owner::me().expect("/proc/self").is_root() {
+            eprintln!("skipped: giving files to another user needs root");
+            return;
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::os::unix::fs::chown(dir.path(), Some(65_534), Some(65_534)).expect("chown");
+        let data = dir.path().join("state/data");
+        let issued = TokenStore::new(&data).issue(board("b1")).expect("issue");
+        assert!(issued.given_to.is_some());
+        for path in [
+            dir.path().join("state"),
+            data.clone(),
+            data.join(TOKEN_FILE),
+            data.join(MARKER_FILE),
+        ] {
+            let uid = Owner::of(&path).expect("exists").uid;
+            assert_eq!(uid, 65_534, "{}", path.display());
+        }
+        // A file left to root by an older version is given over by the next write.
+        std::os::unix::fs::chown(data.join(TOKEN_FILE), Some(0), Some(0)).expect("chown");
+        TokenStore::new(&data).revoke("b1").expect("revoke");
+        assert_eq!(Owner::of(&data.join(TOKEN_FILE)).expect("file").uid, 65_534);
     }
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quote::quote;
 
-use super::Denied;
+use super::{Denied, expiry};
 
 /// What a token may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,9 +45,55 @@ pub struct Grant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
     pub issued_ms: u64,
+    /// When the token stops being accepted (ms since 1970, refused from then on); None: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_ms: Option<u64>,
+    /// When the token was revoked: set from the token file's revocation lines, never written
+    /// on the grant's own line (the file is only ever appended to).
+    #[serde(skip)]
+    pub revoked_ms: Option<u64>,
+}
+
+/// Whether a token is accepted at a given moment, and until or since when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Accepted, with no end set.
+    Active,
+    /// Accepted until this moment (ms since 1970).
+    Expires(u64),
+    /// Refused since this moment, its expiry.
+    Expired(u64),
+    /// Refused since it was revoked at this moment (whatever its expiry).
+    Revoked(u64),
 }
 
 impl Grant {
+    /// The token's state at `now_ms`: a revocation outranks an expiry.
+    pub fn state(&self, now_ms: u64) -> State {
+        match (self.revoked_ms, self.expires_ms) {
+            (Some(at), _) => State::Revoked(at),
+            (None, Some(at)) if at <= now_ms => State::Expired(at),
+            (None, Some(at)) => State::Expires(at),
+            (None, None) => State::Active,
+        }
+    }
+
+    /// Whether the token is accepted at `now_ms`; if not, why, for an `UNAUTHENTICATED`.
+    pub fn valid_at(&self, now_ms: u64) -> Result<(), Denied> {
+        let refused = |what: &str, at: u64| {
+            Err(Denied::Unauthenticated(format!(
+                "token \"{}\" {what} {}",
+                self.id,
+                expiry::render(at)
+            )))
+        };
+        match self.state(now_ms) {
+            State::Active | State::Expires(_) => Ok(()),
+            State::Expired(at) => refused("expired on", at),
+            State::Revoked(at) => refused("was revoked on", at),
+        }
+    }
+
     /// May this token read `game`?
     pub fn may_read(&self, game: &str) -> Result<(), Denied> {
         match self.role {
@@ -147,7 +193,35 @@ mod tests {
             side,
             tournament: tournament.map(String::from),
             issued_ms: 0,
+            expires_ms: None,
+            revoked_ms: None,
         }
+    }
+
+    #[test]
+    fn a_revoked_or_expired_token_is_refused_saying_since_when() {
+        let mut g = grant(Role::Auditor, None, None, None);
+        assert_eq!((g.state(5), g.valid_at(5)), (State::Active, Ok(())));
+        g.expires_ms = Some(1_796_428_800_000);
+        assert_eq!(
+            g.state(1_796_428_799_999),
+            State::Expires(1_796_428_800_000)
+        );
+        assert!(g.valid_at(1_796_428_799_999).is_ok());
+        assert_eq!(
+            g.valid_at(1_796_428_800_000),
+            Err(Denied::Unauthenticated(
+                "token \"t\" expired on 2026-12-05T00:00:00Z".into()
+            ))
+        );
+        g.revoked_ms = Some(1_796_428_000_000);
+        assert_eq!(g.state(0), State::Revoked(1_796_428_000_000));
+        assert_eq!(
+            g.valid_at(1_796_428_800_000),
+            Err(Denied::Unauthenticated(
+                "token \"t\" was revoked on 2026-12-04T23:46:40Z".into()
+            ))
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod audit;
 mod export;
+mod health;
 mod import;
 mod perft;
 mod remote;
@@ -164,6 +165,23 @@ enum Command {
         #[command(subcommand)]
         command: TokenCommand,
     },
+    /// Ask a running server's health service (grpc.health.v1) whether it serves; exit 0 only
+    /// for SERVING (container health checks, scripts).
+    Health {
+        /// The server's host:port.
+        #[arg(long, default_value = "127.0.0.1:50051")]
+        addr: String,
+        /// Connect over TLS, trusting this certificate (PEM: the server's own if self-signed,
+        /// or its CA's).
+        #[arg(long)]
+        tls_ca: Option<PathBuf>,
+        /// The name the server's certificate must carry (default: the host of --addr).
+        #[arg(long, requires = "tls_ca")]
+        tls_domain: Option<String>,
+        /// The service to ask about ("" for the server as a whole).
+        #[arg(long, default_value = "referee.v1.Referee")]
+        service: String,
+    },
     /// Count the leaves of the legal-move tree.
     Perft {
         /// chess_gjq, xiangqi or draughts.
@@ -275,11 +293,23 @@ enum TokenCommand {
         /// Arbiter: the game-id prefix of its tournament.
         #[arg(long)]
         tournament: Option<String>,
+        /// Refuse the token after this: a date (2026-12-31: the end of that day, UTC) or an
+        /// RFC 3339 timestamp (2026-12-31T18:00:00+01:00). Default: valid until revoked.
+        #[arg(long)]
+        expires: Option<String>,
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
-    /// List issued tokens (ids and scopes, never secrets).
+    /// List issued tokens (ids, scopes and states, never secrets).
     List {
+        #[arg(long, default_value = "./referee-data")]
+        data: PathBuf,
+    },
+    /// Revoke a token: a running server refuses it from its next call. The token file only
+    /// grows (a revocation line); the id stays taken.
+    Revoke {
+        /// The token's id.
+        id: String,
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
@@ -393,6 +423,7 @@ pub fn run() -> ExitCode {
                 game,
                 side,
                 tournament,
+                expires,
                 data,
             } => token::issue(
                 &data,
@@ -402,9 +433,11 @@ pub fn run() -> ExitCode {
                     game: game.as_deref(),
                     side: side.as_deref(),
                     tournament: tournament.as_deref(),
+                    expires: expires.as_deref(),
                 },
             ),
             TokenCommand::List { data } => token::list(&data),
+            TokenCommand::Revoke { id, data } => token::revoke(&data, &id),
             TokenCommand::Off { data } => token::off(&data),
         },
         Command::Audit { command } => match command {
@@ -418,6 +451,17 @@ pub fn run() -> ExitCode {
             AuditCommand::Verify { file, key } => audit::verify(&file, key.as_deref()),
             AuditCommand::Key { data } => audit::key(&data),
         },
+        Command::Health {
+            addr,
+            tls_ca,
+            tls_domain,
+            service,
+        } => health::run(&health::Probe {
+            addr,
+            tls_ca,
+            tls_domain,
+            service,
+        }),
         Command::Perft {
             variant,
             fen,
