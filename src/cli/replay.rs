@@ -102,7 +102,11 @@ fn write_score(out: &mut impl Write, score: &[ScoreLine]) -> std::io::Result<()>
             } => (number.as_str(), format!("event {first}"), text),
             ScoreLine::Press { seq, text } => ("", format!("event {seq}"), text),
         };
-        writeln!(out, "  {number:<7} {events:<16} {text}")?;
+        let first = format!("  {number:<7} {events:<16} ");
+        let rest = " ".repeat(first.len());
+        for line in wrap::wrap(text, wrap::WIDTH, &first, &rest) {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(())
 }
