@@ -100,6 +100,140 @@ fn replay_for_people_writes_the_scoresheet() {
     );
 }
 
+/// `referee replay FILE` without `--json`, for a file under the repository.
+fn replay_for_people(relative: &str) -> String {
+    let path = repo_path(relative);
+    let out = referee(&["replay", path.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{relative}: {out:?}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn replay_for_people_marks_the_arbiters_word_at_the_ruling() {
+    let stdout = replay_for_people("replay-fixtures/xiangqi/arbiter-overturns-a-result.jsonl");
+    assert!(
+        stdout.contains(
+            "\nevent 3: illegal_move red (loss -> 0-1) [xiangqi 4.1]  [overturned by the arbiter at event 4]\n"
+        ),
+        "{stdout}"
+    );
+    // An uphold is marked too (here after the ruling ended the game); the arbiter's own
+    // ruling is not.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("upheld.jsonl");
+    let text = "{\"type\":\"game\",\"variant\":\"xiangqi\",\"id\":\"upheld\"}\n\
+                {\"type\":\"move\",\"side\":\"red\",\"from\":\"b0\",\"to\":\"d1\"}\n\
+                {\"type\":\"arbiter\",\"side\":\"arbiter\",\"decision\":\"uphold\",\"ruling\":1}\n";
+    std::fs::write(&path, text).expect("write");
+    let out = referee(&["replay", path.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        stdout.contains(
+            "\nevent 1: illegal_move red (loss -> 0-1) [xiangqi 4.1]  [upheld by the arbiter at event 2]\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("by the arbiter at").count(), 1, "{stdout}");
+}
+
+#[test]
+fn replay_for_people_wraps_long_justifications() {
+    let fixture = "replay-fixtures/xiangqi/arbiter-perpetual-check-not-varied.jsonl";
+    let stdout = replay_for_people(fixture);
+    for line in stdout.lines() {
+        let columns = unicode_width::UnicodeWidthStr::width(line);
+        assert!(columns <= 100, "{columns} columns: {line:?}");
+    }
+    // The second line of the cycle's text hangs under the first.
+    assert!(
+        stdout.contains("\n      the moves since its first occurrence are: black e9e8 (将5进1)"),
+        "{stdout}"
+    );
+    // Nothing is lost or split: each ruling's words, in order, as `--json` gives them.
+    let path = repo_path(fixture);
+    let json = referee(&["replay", path.to_str().expect("utf-8 path"), "--json"]);
+    let shown = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    for line in String::from_utf8(json.stdout).expect("utf-8").lines() {
+        let ruling: serde_json::Value = serde_json::from_str(line).expect("json line");
+        let text = ruling["text"].as_str().expect("text");
+        assert!(text.len() > 500, "a long justification: {text}");
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(shown.contains(&words), "{words:?} not in\n{stdout}");
+    }
+}
+
+/// The first word of `text` that is a move written as two squares of `files` and `ranks`
+/// joined by `sep` (`b0-d1` for "-", `b0d1` for "").
+fn move_joined_by(text: &str, files: &str, ranks: &str, sep: &str) -> Option<String> {
+    let square = |s: &str| {
+        let mut chars = s.chars();
+        matches!((chars.next(), chars.next(), chars.next()), (Some(f), Some(r), None) if files.contains(f) && ranks.contains(r))
+    };
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .find(|word| {
+            word.len() == 4 + sep.len()
+                && square(&word[..2])
+                && &word[2..2 + sep.len()] == sep
+                && square(&word[2 + sep.len()..])
+        })
+        .map(str::to_string)
+}
+
+#[test]
+fn replay_for_people_writes_one_notation_per_game() {
+    // xiangqi: ICCS (`b0d1`) in the scoresheet and in every ruling, as the cycle texts write it.
+    let stdout = replay_for_people("replay-fixtures/xiangqi/arbiter-overturns-a-result.jsonl");
+    assert!(
+        stdout.contains("  2.      event 3          b0d1 ?\n")
+            && stdout.contains("  1.      event 1          炮二平五 h2e2 C2=5\n")
+            && stdout.contains("red (move 2) played b0d1 at event 3"),
+        "{stdout}"
+    );
+    // chess_gjq: 9.3's `e2-e4` throughout. Every fixture of both games.
+    for (game, files, ranks, other) in [
+        ("xiangqi", "abcdefghi", "0123456789", "-"),
+        ("chess_gjq", "abcdefgh", "12345678", ""),
+    ] {
+        let dir = repo_path(&format!("replay-fixtures/{game}"));
+        for entry in std::fs::read_dir(dir).expect("fixtures") {
+            let name = entry.expect("entry").file_name();
+            let name = name.to_str().expect("utf-8 name");
+            let stdout = replay_for_people(&format!("replay-fixtures/{game}/{name}"));
+            let found = move_joined_by(&stdout, files, ranks, other);
+            assert_eq!(found, None, "{game}/{name}:\n{stdout}");
+        }
+    }
+}
+
+#[test]
+fn replay_for_people_shows_the_clock_after_each_press() {
+    let stdout = replay_for_people("replay-fixtures/xiangqi/clock-in-time.jsonl");
+    for line in [
+        "\n  1.      event 1          炮二平五 h2e2 C2=5\n          event 2          red pressed: red 0:00:50, black 0:01:00\n",
+        "\n          event 4          black pressed: red 0:00:50, black 0:00:40\n",
+        "\n          event 6          red pressed: red 0:00:01, black 0:00:40\n",
+    ] {
+        assert!(stdout.contains(line), "{line:?} missing from\n{stdout}");
+    }
+    // The board's display beside the referee's where they read differently, the line
+    // wrapped under the move's text.
+    let stdout = replay_for_people("replay-fixtures/xiangqi/clock-display-disagrees.jsonl");
+    let press = "\n          event 2          red pressed: red 0:00:50, black 0:01:00 (the board showed red 0:00:58,\n                           black 0:01:00)\n";
+    assert!(stdout.contains(press), "{stdout}");
+}
+
+#[test]
+fn replay_for_people_names_every_capture_allowed() {
+    // draughts 6.1 and 6.13: both men could take, so both captures are named.
+    let stdout =
+        replay_for_people("replay-fixtures/draughts/capture-not-taken-two-captures-allowed.jsonl");
+    let shown = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        shown.contains("a capture was compulsory: the majority rule allowed 2 captures of 1 piece: 32x23, 33x22; 32-27 takes none"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_malformed_log_names_its_line_and_exits_2() {
     let dir = tempfile::tempdir().expect("tempdir");

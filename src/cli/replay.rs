@@ -5,8 +5,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::audit;
-use crate::event::{Event, EventKind, GameLog, Header, LineError, Side, parse_log, read_text};
-use crate::referee::{Referee, SetupError, replay};
+use crate::event::{
+    Decision, Event, EventKind, GameLog, Header, LineError, Side, parse_log, read_text,
+};
+use crate::games::Variant;
+use crate::referee::{ClockTimes, Referee, Ruling, SetupError, move_text, replay};
+
+mod wrap;
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
     let text = match read_text(file) {
@@ -24,11 +29,11 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
         }
     };
     let replayed = if json {
-        replay(&log.header, &log.events).map(|r| (r, Vec::new()))
+        replay(&log.header, &log.events).map(|r| (r, Transcript::default()))
     } else {
-        replay_with_score(&log.header, &log.events)
+        transcribe(&log.header, &log.events)
     };
-    let (referee, score) = match replayed {
+    let (referee, transcript) = match replayed {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{}: line {}: {e}", file.display(), log.header_line);
@@ -43,7 +48,7 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             .iter()
             .try_for_each(|r| writeln!(out, "{}", r.to_json(variant)))
     } else {
-        write_human(&mut out, &referee, &score, log.events.len())
+        write_human(&mut out, &referee, &transcript, log.events.len())
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -70,80 +75,171 @@ fn read_log(text: &str) -> Result<GameLog, LineError> {
     }
 }
 
+/// The replay for people, to read beside the log in a dispute: the header, the scoresheet
+/// with the clock after each press, every ruling (marked where the arbiter upheld or
+/// overturned it) with its justification wrapped, and how the game stands.
 fn write_human(
     out: &mut impl Write,
-    referee: &crate::referee::Referee,
-    score: &[ScoreLine],
+    referee: &Referee,
+    transcript: &Transcript,
     events: usize,
 ) -> std::io::Result<()> {
+    write_header(out, referee, events)?;
+    write_score(out, &transcript.score)?;
+    write_rulings(out, referee, &transcript.reviews)?;
+    write_standing(out, referee)
+}
+
+/// What the game is: its id, variant and length.
+fn write_header(out: &mut impl Write, referee: &Referee, events: usize) -> std::io::Result<()> {
     let header = referee.header();
-    let variant = header.variant;
-    writeln!(out, "game {} ({variant}), {events} events", header.id)?;
+    writeln!(
+        out,
+        "game {} ({}), {events} events",
+        header.id, header.variant
+    )?;
     for (name, value) in &header.tags {
         writeln!(out, "  {name}: {value}")?;
     }
+    Ok(())
+}
+
+fn write_score(out: &mut impl Write, score: &[ScoreLine]) -> std::io::Result<()> {
     if !score.is_empty() {
         writeln!(out, "moves")?;
     }
     for line in score {
-        let events = match line.last {
-            Some(last) => format!("events {}-{last}", line.first),
-            None => format!("event {}", line.first),
+        let (number, events, text) = match line {
+            ScoreLine::Move {
+                number,
+                text,
+                first,
+                last: Some(last),
+            } => (number.as_str(), format!("events {first}-{last}"), text),
+            ScoreLine::Move {
+                number,
+                text,
+                first,
+                last: None,
+            } => (number.as_str(), format!("event {first}"), text),
+            ScoreLine::Press { seq, text } => ("", format!("event {seq}"), text),
         };
-        writeln!(out, "  {:<7} {:<16} {}", line.number, events, line.text)?;
+        let first = format!("  {number:<7} {events:<16} ");
+        let rest = " ".repeat(first.len());
+        for line in wrap::wrap(text, wrap::WIDTH, &first, &rest) {
+            writeln!(out, "{line}")?;
+        }
     }
+    Ok(())
+}
+
+fn write_rulings(
+    out: &mut impl Write,
+    referee: &Referee,
+    reviews: &[Review],
+) -> std::io::Result<()> {
+    let variant = referee.header().variant;
     if referee.rulings().is_empty() {
         writeln!(out, "no rulings")?;
     }
     for ruling in referee.rulings() {
-        writeln!(out, "{}", ruling.to_human(variant))?;
+        write_ruling(out, ruling, variant, reviews)?;
     }
+    Ok(())
+}
+
+/// A ruling's heading, the arbiter's word on it, and its justification in lines of
+/// [`wrap::WIDTH`] hanging under the first.
+fn write_ruling(
+    out: &mut impl Write,
+    ruling: &Ruling,
+    variant: Variant,
+    reviews: &[Review],
+) -> std::io::Result<()> {
+    let mut heading = ruling.heading(variant);
+    for review in reviews.iter().filter(|r| r.ruling == ruling.at) {
+        let done = match review.decision {
+            Decision::Overturn => "overturned",
+            _ => "upheld",
+        };
+        heading.push_str(&format!("  [{done} by the arbiter at event {}]", review.at));
+    }
+    writeln!(out, "{heading}")?;
+    for line in wrap::wrap(&ruling.text, wrap::WIDTH, "    ", "      ") {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The result, or whose move it is and what stands open; the position.
+fn write_standing(out: &mut impl Write, referee: &Referee) -> std::io::Result<()> {
     match referee.ending() {
         Some(end) => writeln!(out, "result {} (event {})", end.result, end.at)?,
         None => writeln!(
             out,
             "game not over; {} to move",
-            referee.side_to_move().name(variant)
+            referee.side_to_move().name(referee.header().variant)
         )?,
     }
     for open in referee.open_conditions() {
-        writeln!(out, "open: {open}")?;
+        for line in wrap::wrap(&format!("open: {open}"), wrap::WIDTH, "", "      ") {
+            writeln!(out, "{line}")?;
+        }
     }
     writeln!(out, "position {}", referee.fen())
 }
 
-/// One move of the scoresheet in the human-readable replay: its number (`12.` or `12...`),
-/// its notation, and the events it rests on (a chess_gjq move and its reveal).
-struct ScoreLine {
-    number: String,
-    text: String,
-    first: u64,
-    last: Option<u64>,
+/// What the replay for people shows beside the rulings, gathered from the log as it is
+/// replayed.
+#[derive(Default)]
+struct Transcript {
+    score: Vec<ScoreLine>,
+    reviews: Vec<Review>,
+}
+
+/// One line of the scoresheet in the human-readable replay.
+enum ScoreLine {
+    /// A move: its number (`12.` or `12...`), its notation, and the events it rests on (a
+    /// chess_gjq move and its reveal).
+    Move {
+        number: String,
+        text: String,
+        first: u64,
+        last: Option<u64>,
+    },
+    /// A clock press: its seq, who pressed, and both players' time after it.
+    Press { seq: u64, text: String },
+}
+
+/// The arbiter's word on an earlier ruling: `uphold` or `overturn` (log format, `arbiter`).
+struct Review {
+    /// Seq of the ruling's `at`, as the arbiter event's `ruling` names it.
+    ruling: u64,
+    decision: Decision,
+    /// Seq of the arbiter's event.
+    at: u64,
 }
 
 /// Replays the log as [`replay`] does, writing down each move in the game's notation as it
-/// is played (chess_gjq 9.3 `e2-e4车`; xiangqi Chinese, ICCS and WXF; draughts as logged).
-/// A move the rules did not allow is written with its squares and `?`.
-fn replay_with_score(
-    header: &Header,
-    events: &[Event],
-) -> Result<(Referee, Vec<ScoreLine>), SetupError> {
+/// is played (chess_gjq 9.3 `e2-e4车`; xiangqi Chinese, ICCS and WXF; draughts as logged),
+/// the clock after each press, and the arbiter's reviews of rulings. A move the rules did not
+/// allow is written with its squares, in the notation of the game's rulings, and `?`.
+fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript), SetupError> {
     let mut referee = Referee::new(header)?;
-    let mut score: Vec<ScoreLine> = Vec::new();
+    let mut transcript = Transcript::default();
     let mut number = 1u32;
     for (seq, event) in (1..).zip(events) {
         let described = referee.describe(event);
         match &event.kind {
-            EventKind::Move { from, to, .. } => {
-                let text = described.unwrap_or_else(|| match &event.kind {
-                    EventKind::Move {
-                        captures: Some(_), ..
-                    } => format!("{from}x{to} ?"),
-                    _ => format!("{from}-{to} ?"),
-                });
+            EventKind::Move {
+                from, to, captures, ..
+            } => {
+                let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
+                let text =
+                    described.unwrap_or_else(|| format!("{} ?", move_text(*from, *to, capture)));
                 let second = event.side == Side::Second;
                 let dots = if second { "..." } else { "." };
-                score.push(ScoreLine {
+                transcript.score.push(ScoreLine::Move {
                     number: format!("{number}{dots}"),
                     text,
                     first: seq,
@@ -154,14 +250,150 @@ fn replay_with_score(
                 }
             }
             EventKind::Reveal { .. } => {
-                if let (Some(line), Some(text)) = (score.last_mut(), described) {
-                    line.text.push_str(&text);
-                    line.last = Some(seq);
+                let last_move = transcript
+                    .score
+                    .iter_mut()
+                    .rev()
+                    .find_map(|line| match line {
+                        ScoreLine::Move { text, last, .. } => Some((text, last)),
+                        ScoreLine::Press { .. } => None,
+                    });
+                if let (Some((text, last)), Some(words)) = (last_move, described) {
+                    text.push_str(&words);
+                    *last = Some(seq);
                 }
             }
+            EventKind::Arbiter {
+                decision: decision @ (Decision::Uphold | Decision::Overturn),
+                ruling: Some(ruling),
+                ..
+            } if *ruling < seq => transcript.reviews.push(Review {
+                ruling: *ruling,
+                decision: *decision,
+                at: seq,
+            }),
             _ => {}
         }
         referee.apply(seq, event);
+        if let EventKind::Clock {
+            first_ms,
+            second_ms,
+        } = &event.kind
+        {
+            let text = press(
+                header.variant,
+                event.side,
+                referee.clock_times(),
+                [*first_ms, *second_ms],
+            );
+            transcript.score.push(ScoreLine::Press { seq, text });
+        }
     }
-    Ok((referee, score))
+    Ok((referee, transcript))
+}
+
+/// A press as the scoresheet writes it: `red pressed: red 1:29:57, black 1:30:00`, the
+/// referee's times, with the board's beside them where they read differently.
+fn press(
+    variant: Variant,
+    side: Side,
+    times: Option<ClockTimes>,
+    shown: [Option<u64>; 2],
+) -> String {
+    let name = side.name(variant);
+    let sides = [Side::First, Side::Second];
+    let board: Vec<String> = sides
+        .iter()
+        .zip(shown)
+        .filter_map(|(s, ms)| {
+            Some(format!(
+                "{} {}",
+                s.name(variant),
+                clock_time(i64::try_from(ms?).unwrap_or(i64::MAX))
+            ))
+        })
+        .collect();
+    let Some(times) = times else {
+        if board.is_empty() {
+            return format!("{name} pressed the clock");
+        }
+        return format!(
+            "{name} pressed: {} (as the board showed; the header sets no time control)",
+            board.join(", ")
+        );
+    };
+    let own: Vec<String> = sides
+        .iter()
+        .zip([times.first_ms, times.second_ms])
+        .map(|(s, ms)| format!("{} {}", s.name(variant), clock_time(ms)))
+        .collect();
+    if board.iter().all(|b| own.contains(b)) {
+        format!("{name} pressed: {}", own.join(", "))
+    } else {
+        format!(
+            "{name} pressed: {} (the board showed {})",
+            own.join(", "),
+            board.join(", ")
+        )
+    }
+}
+
+/// A time as a clock shows it, `1:29:57`: hours, minutes and whole seconds (the milliseconds
+/// dropped); time past zero with a `-`.
+fn clock_time(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let seconds = ms.unsigned_abs() / 1000;
+    format!(
+        "{sign}{}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_times_read_as_a_clock_shows_them() {
+        assert_eq!(clock_time(5_397_000), "1:29:57");
+        assert_eq!(clock_time(50_999), "0:00:50");
+        assert_eq!(clock_time(0), "0:00:00");
+        assert_eq!(clock_time(-1_500), "-0:00:01");
+    }
+
+    fn times(first_ms: i64, second_ms: i64) -> Option<ClockTimes> {
+        Some(ClockTimes {
+            first_ms,
+            second_ms,
+            running: Side::Second,
+        })
+    }
+
+    #[test]
+    fn a_press_shows_the_board_only_where_it_reads_differently() {
+        let x = Variant::Xiangqi;
+        assert_eq!(
+            press(x, Side::First, times(50_000, 60_000), [Some(50_400), None]),
+            "red pressed: red 0:00:50, black 0:01:00"
+        );
+        assert_eq!(
+            press(
+                x,
+                Side::First,
+                times(50_000, 60_000),
+                [Some(55_000), Some(60_000)]
+            ),
+            "red pressed: red 0:00:50, black 0:01:00 (the board showed red 0:00:55, black 0:01:00)"
+        );
+        assert_eq!(
+            press(x, Side::Second, None, [Some(50_000), Some(40_000)]),
+            "black pressed: red 0:00:50, black 0:00:40 (as the board showed; the header sets no time control)"
+        );
+        assert_eq!(
+            press(x, Side::Second, None, [None, None]),
+            "black pressed the clock"
+        );
+    }
 }

@@ -9,6 +9,7 @@ mod chess_gjq;
 mod clock;
 mod draughts;
 mod fouls;
+mod move_text;
 mod offers;
 mod ruling;
 mod table;
@@ -18,6 +19,7 @@ mod xiangqi;
 
 pub use article::Article;
 pub use clock::ClockTimes;
+pub use move_text::move_text;
 pub use ruling::{Effect, Reason, Ruling, RulingKind};
 
 use thiserror::Error;

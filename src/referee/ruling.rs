@@ -182,16 +182,17 @@ impl Ruling {
         self.to_value(variant).to_string()
     }
 
-    /// One line of `referee replay` without `--json`.
-    pub fn to_human(&self, variant: Variant) -> String {
+    /// The heading of the ruling in `referee replay` without `--json`, e.g.
+    /// `event 3: illegal_move red (loss -> 0-1) [xiangqi 4.1]`; its text follows beneath.
+    pub fn heading(&self, variant: Variant) -> String {
         let side = self
             .side
             .map(|s| format!(" {}", s.name(variant)))
             .unwrap_or_default();
         let result = self.result.map(|r| format!(" -> {r}")).unwrap_or_default();
         format!(
-            "event {}: {}{} ({}{}) [{}]\n    {}",
-            self.at, self.kind, side, self.effect, result, self.rule, self.text
+            "event {}: {}{} ({}{}) [{}]",
+            self.at, self.kind, side, self.effect, result, self.rule
         )
     }
 }

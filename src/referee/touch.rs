@@ -16,6 +16,7 @@ use crate::event::{Side, Square};
 use crate::games::Variant;
 
 use super::article::Article;
+use super::move_text::move_text;
 use super::{Ruling, RulingKind};
 
 /// A game's touch-move rule as this module judges it.
@@ -179,8 +180,9 @@ impl TouchMove {
         evidence.sort_unstable();
         evidence.push(seq);
         let act = format!(
-            "{name} touched {} and then played {from}-{to} at event {seq}",
-            touches.join(" and ")
+            "{name} touched {} and then played {} at event {seq}",
+            touches.join(" and "),
+            move_text(from, to, false)
         );
         let details = format!(": {required}; a breach of touch-move is a foul");
         Some(foul(self.rule, seq, side, act, details).with_evidence(evidence))

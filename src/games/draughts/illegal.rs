@@ -25,10 +25,12 @@ pub enum Irregularity {
     KingNotDiagonal { played: Move },
     /// A king flew over an occupied square without capturing (5.9).
     KingBlocked { played: Move, at: Square },
-    /// A plain move while a capture was possible (6.1).
-    CaptureCompulsory { required: Move, played: Move },
-    /// A capture that takes fewer pieces than the most that can be taken (6.13).
-    Majority { required: Move, played: Move },
+    /// A plain move while a capture was possible (6.1); `allowed` are every capture the
+    /// majority rule (6.13) left, so the ruling names each, not one of them.
+    CaptureCompulsory { allowed: Vec<Move>, played: Move },
+    /// A capture that takes fewer pieces than the most that can be taken (6.13); `allowed`
+    /// as above.
+    Majority { allowed: Vec<Move>, played: Move },
     /// A capture that stops while it could go on (6.6-6.7).
     StoppedEarly { required: Move, played: Move },
     /// The start and end of a legal capture, but other pieces reported taken (7.4: removing
@@ -99,18 +101,16 @@ impl fmt::Display for Irregularity {
             Irregularity::KingBlocked { played, at } => {
                 write!(f, "a king's path {} is blocked at {at}", played.pdn())
             }
-            Irregularity::CaptureCompulsory { required, played } => write!(
+            Irregularity::CaptureCompulsory { allowed, played } => write!(
                 f,
-                "a capture was compulsory: {} takes {}; {} takes none",
-                required.pdn_full(),
-                pieces(required.captures.len()),
+                "a capture was compulsory: {}; {} takes none",
+                majority(allowed),
                 played.pdn()
             ),
-            Irregularity::Majority { required, played } => write!(
+            Irregularity::Majority { allowed, played } => write!(
                 f,
-                "the majority rule requires taking {} (e.g. {}); {} takes {}",
-                pieces(required.captures.len()),
-                required.pdn(),
+                "{}; {} takes {}",
+                majority(allowed),
                 played.pdn(),
                 played.captures.len()
             ),
@@ -197,6 +197,22 @@ fn pieces(n: usize) -> String {
         1 => "1 piece".into(),
         n => format!("{n} pieces"),
     }
+}
+
+/// "the majority rule allowed 2 captures of 2 pieces: 32x23x12, 33x22x13": every capture the
+/// side could make, with its landing squares, so the arbiter can check each on the board.
+fn majority(allowed: &[Move]) -> String {
+    let taken = allowed.first().map_or(0, |mv| mv.captures.len());
+    let captures = match allowed.len() {
+        1 => "1 capture".to_string(),
+        n => format!("{n} captures"),
+    };
+    let routes: Vec<String> = allowed.iter().map(Move::pdn_full).collect();
+    format!(
+        "the majority rule allowed {captures} of {}: {}",
+        pieces(taken),
+        routes.join(", ")
+    )
 }
 
 /// "19, 23".
@@ -388,11 +404,8 @@ fn too_few(legal: &[Move], played: &Move) -> Irregularity {
             played: played.clone(),
         };
     }
-    let required = most_captures(legal, played.from())
-        .unwrap_or(played)
-        .clone();
     Irregularity::Majority {
-        required,
+        allowed: allowed_captures(legal),
         played: played.clone(),
     }
 }
@@ -443,14 +456,12 @@ fn bad_step(pos: &Position, legal: &[Move], piece: Piece, played: &Move) -> Irre
             })
         }
     };
-    match (fault, most_captures(legal, played.from())) {
-        (Some(fault), _) => fault,
-        (None, Some(required)) => Irregularity::CaptureCompulsory {
-            required: required.clone(),
-            played,
-        },
+    let allowed = allowed_captures(legal);
+    match fault {
+        Some(fault) => fault,
         // Unreachable for a position's own legal list: a well-formed step is then legal.
-        (None, None) => Irregularity::ManStep { played },
+        None if allowed.is_empty() => Irregularity::ManStep { played },
+        None => Irregularity::CaptureCompulsory { allowed, played },
     }
 }
 
@@ -466,13 +477,12 @@ fn blocked_at(pos: &Position, played: &Move) -> Option<Square> {
         .map(|&s| Square::of_index(s))
 }
 
-/// A legal capture taking the most pieces, if captures are possible; one by the piece on
-/// `from` when it has one, since that is the example the player will recognise.
-fn most_captures(legal: &[Move], from: Square) -> Option<&Move> {
-    legal
-        .iter()
-        .filter(|mv| mv.is_capture())
-        .max_by_key(|mv| (mv.captures.len(), mv.from() == from))
+/// Every legal capture, in the order of their routes: where a capture is possible, the legal
+/// moves are exactly the captures the majority rule allows (6.13), all taking the most.
+fn allowed_captures(legal: &[Move]) -> Vec<Move> {
+    let mut allowed: Vec<Move> = legal.iter().filter(|mv| mv.is_capture()).cloned().collect();
+    allowed.sort_by(|a, b| a.path.cmp(&b.path));
+    allowed
 }
 
 /// A piece the reported route could only take by jumping it twice (6.9): searches routes

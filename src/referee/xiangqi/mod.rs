@@ -123,7 +123,7 @@ impl XiangqiTable {
         side_of(self.position.side_to_move())
     }
 
-    /// A move in Chinese notation with its ICCS squares and WXF (`炮二平五 h2-e2 C2=5`), in
+    /// A move in Chinese notation with its ICCS squares and WXF (`炮二平五 h2e2 C2=5`), in
     /// the current position; `None` for other events and for moves the rules do not allow.
     pub fn describe_event(&self, event: &Event) -> Option<String> {
         let EventKind::Move { from, to, .. } = &event.kind else {
@@ -133,7 +133,7 @@ impl XiangqiTable {
         let mv = self.position.check_move(from, to).ok()?;
         let chinese = self.position.to_chinese(mv)?;
         let wxf = self.position.to_wxf(mv)?;
-        Some(format!("{chinese} {from}-{to} {wxf}"))
+        Some(format!("{chinese} {mv} {wxf}"))
     }
 
     pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
@@ -150,8 +150,9 @@ impl XiangqiTable {
     }
 
     fn on_move(&mut self, seq: u64, side: Side, from: Square, to: Square) -> Vec<Ruling> {
-        // Formatted only for a ruling: most moves are legal and need no text.
-        let played = || format!("{from}-{to}");
+        // Formatted only for a ruling: most moves are legal and need no text. ICCS, as the
+        // cycle texts and the scoresheet write moves.
+        let played = || format!("{from}{to}");
         if self.position.piece_at(from).is_none() {
             return vec![self.empty_square(seq, side, from, &played())];
         }
@@ -518,11 +519,10 @@ impl XiangqiTable {
             .map(|sq| self.describe(sq))
             .collect();
         let text = format!(
-            "after {}'s move {}-{} at event {seq}, {}'s general is in check from {} and {} has \
+            "after {}'s move {} at event {seq}, {}'s general is in check from {} and {} has \
              no legal move: checkmate, {} loses (xiangqi 3.1)",
             name(winner),
-            mv.from,
-            mv.to,
+            mv,
             name(loser),
             checkers.join(" and "),
             name(loser),
@@ -540,11 +540,10 @@ impl XiangqiTable {
     fn stalemate(&self, seq: u64, winner: Side, mv: Move) -> Ruling {
         let loser = winner.opponent();
         let text = format!(
-            "after {}'s move {}-{} at event {seq}, {} is not in check but has no legal move \
+            "after {}'s move {} at event {seq}, {} is not in check but has no legal move \
              (position {}): stalemate (困毙) loses in xiangqi (xiangqi 3.2)",
             name(winner),
-            mv.from,
-            mv.to,
+            mv,
             name(loser),
             self.fen()
         );

@@ -77,7 +77,7 @@ fn irregular_moves_say_what_the_rule_required() {
             32,
             27,
             None,
-            "a capture was compulsory: 28x19x10 takes 2 pieces; 32-27 takes none",
+            "a capture was compulsory: the majority rule allowed 1 capture of 2 pieces: 28x19x10; 32-27 takes none",
             "draughts 6.1",
         ),
         (
@@ -85,7 +85,7 @@ fn irregular_moves_say_what_the_rule_required() {
             37,
             26,
             None,
-            "the majority rule requires taking 2 pieces (e.g. 39x19); 37x26 takes 1",
+            "the majority rule allowed 1 capture of 2 pieces: 39x30x19; 37x26 takes 1",
             "draughts 6.13",
         ),
         (
@@ -223,8 +223,30 @@ fn irregular_moves_keep_their_data() {
         panic!()
     };
     assert_eq!(played, Move::step(sq(32), sq(27)));
-    let Irregularity::CaptureCompulsory { required, .. } = why else {
+    let Irregularity::CaptureCompulsory { allowed, .. } = why else {
         panic!("{why:?}")
     };
-    assert_eq!(required.captured_set(), [sq(14), sq(23)]);
+    let taken: Vec<Vec<Square>> = allowed.iter().map(Move::captured_set).collect();
+    assert_eq!(taken, [[sq(14), sq(23)]]);
+}
+
+#[test]
+fn a_missed_capture_names_every_capture_allowed() {
+    // White men on 32 and 33 can each take the black man on 28: both captures are named,
+    // not one of them (draughts 6.1, 6.13).
+    let Resolution::Irregular { why, .. } = resolve("W:W32,33:B28", 32, 27, None) else {
+        panic!()
+    };
+    assert_eq!(
+        why.to_string(),
+        "a capture was compulsory: the majority rule allowed 2 captures of 1 piece: 32x23, 33x22; 32-27 takes none"
+    );
+    // 37x26 takes 1 piece while two routes over 28 and 18 take 2: both are named.
+    let Resolution::Irregular { why, .. } = resolve("W:W32,33,37:B18,28,31", 37, 26, None) else {
+        panic!()
+    };
+    assert_eq!(
+        why.to_string(),
+        "the majority rule allowed 2 captures of 2 pieces: 32x23x12, 33x22x13; 37x26 takes 1"
+    );
 }
