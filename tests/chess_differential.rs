@@ -87,3 +87,46 @@ fn legal_moves_equal_shakmatys_along_random_games() {
     }
     assert!(positions > 5_000, "only {positions} positions compared");
 }
+
+/// Positions where legality turns on one detail, perft-counted by both engines: en passant
+/// that would expose the king along a rank or a diagonal, castling out of, through and into
+/// check, promotions with and without capture (also as the answer to a check), pins along
+/// every kind of line, and a check that a pinned piece cannot block.
+const CORNER_CASES: [(&str, u32); 12] = [
+    // En passant exposing the king along the rank (the two pawns leave it together).
+    ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", 4),
+    ("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", 4),
+    // En passant by a pawn pinned on a diagonal, and en passant that removes the checker.
+    ("8/8/1k6/2b5/3Pp3/8/8/6K1 b - d3 0 1", 4),
+    ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", 4),
+    // Castling: rights everywhere, squares attacked on either wing, and in check.
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3),
+    ("r3k2r/8/8/8/8/8/2r3r1/R3K2R w KQkq - 0 1", 3),
+    ("r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1", 3),
+    ("r3k2r/8/8/8/4r3/8/8/R3K2R w KQkq - 0 1", 3),
+    // Promotions, captures onto the last rank, and a promotion answering a check.
+    ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 4),
+    ("3k4/1P6/8/8/8/8/6p1/3K1R2 w - - 0 1", 4),
+    // Pins along a file, a rank and both diagonals; a check the pinned knight cannot block.
+    ("4k3/4r3/8/1b5b/8/3NRN2/4K1Br/8 w - - 0 1", 3),
+    ("4k3/8/8/8/1b6/8/3N4/r3K2R w K - 0 1", 4),
+];
+
+#[test]
+fn perft_equals_shakmatys_on_corner_cases() {
+    for (fen, depth) in CORNER_CASES {
+        let theirs: Chess = fen
+            .parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Standard)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let ours = chess_gjq::Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for d in 1..=depth {
+            assert_eq!(
+                chess_gjq::perft(&ours, d),
+                shakmaty::perft(&theirs, d),
+                "{fen}, depth {d}"
+            );
+        }
+    }
+}

@@ -153,20 +153,46 @@ pub fn of(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard 
     }
 }
 
+/// `BETWEEN[a][b]`: the squares strictly between `a` and `b` along the ray from `a` that
+/// reaches `b`, and `ALIGNED[a]` the squares some ray from `a` reaches.
+const fn between_table() -> [[u64; 64]; 64] {
+    let rays = ray_table();
+    let mut table = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let mut rest = rays[d][a];
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                table[a][b] = rays[d][a] & !rays[d][b] & !(1 << b);
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+static BETWEEN: [[u64; 64]; 64] = between_table();
+
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
 pub fn between(a: Square, b: Square) -> Option<Bitboard> {
-    let target = Bitboard::from_square(b);
-    (0..8).find_map(|d| {
-        let from_a = RAYS[d][a.index()];
-        (from_a & target.0 != 0).then(|| Bitboard(from_a & !RAYS[d][b.index()] & !target.0))
-    })
+    let aligned = (bishop(a, Bitboard::EMPTY) | rook(a, Bitboard::EMPTY)).contains(b);
+    aligned.then(|| between_unchecked(a, b))
+}
+
+/// The squares strictly between `a` and `b`; empty if they share no line (or are adjacent).
+pub fn between_unchecked(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a.index()][b.index()])
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::bitboard::Bitboard;
     use super::super::square::Square;
-    use super::{between, bishop, king, knight, rook};
+    use super::{between, between_unchecked, bishop, king, knight, rook};
 
     fn sq(name: &str) -> Square {
         Square::parse(name).unwrap()
@@ -194,5 +220,10 @@ mod tests {
         assert_eq!(between(sq("e1"), sq("h1")).map(Bitboard::count), Some(2));
         assert_eq!(between(sq("a1"), sq("h8")).map(Bitboard::count), Some(6));
         assert_eq!(between(sq("a1"), sq("b3")), None);
+        assert_eq!(between(sq("h8"), sq("a1")).map(Bitboard::count), Some(6));
+        assert!(between_unchecked(sq("a1"), sq("b3")).is_empty());
+        assert!(between_unchecked(sq("d4"), sq("e5")).is_empty());
+        let d = between_unchecked(sq("d8"), sq("d1"));
+        assert!(d.contains(sq("d2")) && d.contains(sq("d7")) && d.count() == 6);
     }
 }

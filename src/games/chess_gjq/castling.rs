@@ -8,7 +8,6 @@ use std::fmt;
 
 use super::attacks;
 use super::bitboard::Bitboard;
-use super::moves::Move;
 use super::piece::{Color, Piece, Role};
 use super::position::Position;
 use super::square::Square;
@@ -243,19 +242,6 @@ fn lost_right(pos: &Position, color: Color, side: CastlingSide) -> CastlingReaso
         CastlingReason::KingMoved
     } else {
         CastlingReason::RookSquareMoved { corner }
-    }
-}
-
-/// The castling moves of the side to move (king safety on arrival included).
-pub fn castling_moves(pos: &Position, out: &mut Vec<Move>) {
-    let color = pos.turn;
-    for side in CastlingSide::ALL {
-        if obstacle(pos, color, side).is_none() {
-            out.push(Move::new(
-                CastlingSide::king_from(color),
-                side.king_to(color),
-            ));
-        }
     }
 }
 

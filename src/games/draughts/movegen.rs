@@ -1,5 +1,10 @@
 //! Legal moves. Capturing is compulsory (draughts 6.1) and must take the most pieces (6.13);
 //! only when nothing can be taken do men step forward (5.4) and kings fly (5.9).
+//!
+//! Whether anything can be taken at all is settled first for all men at once, with the board
+//! laid out so that each diagonal step is one shift (see [`Padded`]); the route search then
+//! runs only from the pieces that can take. The same layout counts the quiet moves without
+//! building them, for the last ply of perft.
 
 use super::diagonal::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, ray};
 use super::moves::Move;
@@ -63,14 +68,14 @@ impl Route for Move {
 
 /// Keeps the capture routes that take the most pieces (6.13: a king counts as one, so the
 /// count is simply the number of pieces taken).
-struct Majority<T> {
+struct Majority<'a, T> {
     best: usize,
-    routes: Vec<T>,
+    routes: &'a mut Vec<T>,
     /// Whether routes with the same key are merged (false only to compare with other tools).
     distinct: bool,
 }
 
-impl<T: Route> Majority<T> {
+impl<T: Route> Majority<'_, T> {
     fn offer(&mut self, path: &[u8], taken: &[u8], mask: u64) {
         if taken.len() < self.best {
             return;
@@ -97,23 +102,166 @@ impl Position {
 
 /// Every legal move in the form `T`; `distinct` merges routes with the same key.
 pub(super) fn generate<T: Route>(pos: &Position, distinct: bool) -> Vec<T> {
+    let mut moves = Vec::new();
+    generate_into(pos, distinct, &mut moves);
+    moves
+}
+
+/// Replaces the contents of `out` with every legal move in the form `T`.
+pub(super) fn generate_into<T: Route>(pos: &Position, distinct: bool, out: &mut Vec<T>) {
+    out.clear();
+    let board = Padded::new(pos);
+    let takers = board.takers();
+    if takers == 0 {
+        steps(pos, out);
+        return;
+    }
+    captures(pos, takers, distinct, out);
+}
+
+/// The capture routes of the pieces in `takers` that take the most pieces.
+fn captures<T: Route>(pos: &Position, takers: u64, distinct: bool, out: &mut Vec<T>) {
     let mut majority = Majority {
         best: 0,
-        routes: Vec::new(),
+        routes: out,
         distinct,
     };
-    let own = pos.of(pos.side_to_move());
     let enemy = pos.of(pos.side_to_move().opponent());
-    for from in indices(own) {
+    for from in indices(takers) {
         let mut search = CaptureSearch::new(pos, from, enemy, |path: &[u8], taken: &[u8], mask| {
             majority.offer(path, taken, mask)
         });
         search.run();
     }
-    if majority.routes.is_empty() {
-        steps(pos, &mut majority.routes);
+}
+
+/// The number of legal moves, as [`generate_into`] would list them; quiet moves are counted
+/// without being built, captures are listed in `scratch`.
+pub(super) fn count_moves(pos: &Position, distinct: bool, scratch: &mut Vec<Compact>) -> u64 {
+    let board = Padded::new(pos);
+    let takers = board.takers();
+    if takers == 0 {
+        return board.quiet_count();
     }
-    majority.routes
+    scratch.clear();
+    captures(pos, takers, distinct, scratch);
+    u64::try_from(scratch.len()).unwrap_or(u64::MAX)
+}
+
+/// The board in a padded layout: square index `i` is bit `i + i / 10`, which leaves a spare
+/// (always empty) bit after every two rows, at 10, 21, 32 and 43. Every diagonal step is then
+/// a shift of the whole set (5 or 6 bits, [`Padded::step`]), and a step off the left or right
+/// edge lands on a spare bit or off the 54 bits, where nothing stands.
+struct Padded {
+    own_men: u64,
+    own_kings: u64,
+    enemy: u64,
+    empty: u64,
+    side: Color,
+    /// The same position, for the kings' rays.
+    kings: u64,
+    own: u64,
+    occupied: u64,
+}
+
+/// The 50 squares in the padded layout.
+const PADDED_SQUARES: u64 = pad(ALL_SQUARES);
+
+/// Square-index set to padded set.
+const fn pad(mask: u64) -> u64 {
+    let mut padded = 0;
+    let mut pair = 0;
+    while pair < 5 {
+        padded |= ((mask >> (10 * pair)) & 0x3ff) << (11 * pair);
+        pair += 1;
+    }
+    padded
+}
+
+/// Padded set to square-index set.
+fn unpad(padded: u64) -> u64 {
+    (0..5).fold(0, |mask, pair| {
+        mask | (((padded >> (11 * pair)) & 0x3ff) << (10 * pair))
+    })
+}
+
+impl Padded {
+    fn new(pos: &Position) -> Padded {
+        let side = pos.side_to_move();
+        let own = pos.of(side);
+        let kings = pos.kings();
+        Padded {
+            own_men: pad(own & !kings),
+            own_kings: pad(own & kings),
+            enemy: pad(pos.of(side.opponent())),
+            empty: PADDED_SQUARES & !pad(pos.occupied()),
+            side,
+            kings,
+            own,
+            occupied: pos.occupied(),
+        }
+    }
+
+    /// Each square of `set` moved one step in `direction` (up = toward row 0).
+    fn step(set: u64, direction: usize) -> u64 {
+        let moved = match direction {
+            UP_LEFT => set >> 6,
+            UP_RIGHT => set >> 5,
+            DOWN_LEFT => set << 5,
+            _ => set << 6,
+        };
+        moved & PADDED_SQUARES
+    }
+
+    /// The own pieces (square indices) that can take something now: a man with an enemy
+    /// piece next to it and an empty square right behind (6.2), a king with an enemy piece
+    /// first along an empty diagonal and an empty square right behind (6.3).
+    fn takers(&self) -> u64 {
+        let mut men = 0;
+        for direction in 0..4 {
+            let back = 3 - direction;
+            let victims = Padded::step(self.empty, back) & self.enemy;
+            men |= Padded::step(victims, back) & self.own_men;
+        }
+        let mut takers = unpad(men);
+        for king in indices(self.own & self.kings) {
+            if self.king_can_take(king) {
+                takers |= bit(king);
+            }
+        }
+        takers
+    }
+
+    fn king_can_take(&self, king: u8) -> bool {
+        (0..4).any(|direction| {
+            let line = ray(king, direction);
+            let Some(k) = line.iter().position(|&s| self.occupied & bit(s) != 0) else {
+                return false;
+            };
+            let enemy = self.occupied & !self.own;
+            enemy & bit(line[k]) != 0
+                && line
+                    .get(k + 1)
+                    .is_some_and(|&behind| self.occupied & bit(behind) == 0)
+        })
+    }
+
+    /// The number of quiet moves: men one step forward (5.4), kings any distance along an
+    /// empty diagonal (5.9).
+    fn quiet_count(&self) -> u64 {
+        let mut count = 0;
+        for direction in forward(self.side) {
+            count += (Padded::step(self.own_men, direction) & self.empty).count_ones();
+        }
+        for direction in 0..4 {
+            let mut reach = self.own_kings;
+            while reach != 0 {
+                reach = Padded::step(reach, direction) & self.empty;
+                count += reach.count_ones();
+            }
+        }
+        u64::from(count)
+    }
 }
 
 /// The forward directions of a man of `color` (5.4).
@@ -269,5 +417,86 @@ impl<F: FnMut(&[u8], &[u8], u64)> CaptureSearch<F> {
         self.mask &= !bit(victim);
         self.path_len -= 1;
         self.taken_len -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::position::{Position, indices};
+    use super::{CaptureSearch, Compact, Majority, count_moves, generate, generate_into, steps};
+
+    /// The moves as the plain definition gives them: the route search from every own piece,
+    /// quiet moves only if no route takes anything.
+    fn reference(pos: &Position, distinct: bool) -> Vec<Compact> {
+        let mut routes = Vec::new();
+        let mut majority = Majority {
+            best: 0,
+            routes: &mut routes,
+            distinct,
+        };
+        let enemy = pos.of(pos.side_to_move().opponent());
+        for from in indices(pos.of(pos.side_to_move())) {
+            CaptureSearch::new(pos, from, enemy, |p: &[u8], t: &[u8], m| {
+                majority.offer(p, t, m);
+            })
+            .run();
+        }
+        if routes.is_empty() {
+            steps(pos, &mut routes);
+        }
+        routes
+    }
+
+    /// Every node of the tree `depth` plies deep checks the fast paths against the
+    /// reference: the same moves in the same order, and the same bulk count.
+    fn check_tree(pos: &Position, depth: u32, nodes: &mut usize) {
+        let mut scratch = Vec::new();
+        for distinct in [true, false] {
+            let want = reference(pos, distinct);
+            let mut got: Vec<Compact> = Vec::new();
+            generate_into(pos, distinct, &mut got);
+            assert_eq!(got, want, "{}", pos.to_fen());
+            let count = count_moves(pos, distinct, &mut scratch);
+            assert_eq!(count, want.len() as u64, "{}", pos.to_fen());
+        }
+        *nodes += 1;
+        if depth == 0 {
+            return;
+        }
+        for mv in generate::<Compact>(pos, true) {
+            let mut next = pos.clone();
+            next.play_indices(mv.from, mv.to, mv.taken);
+            check_tree(&next, depth - 1, nodes);
+        }
+    }
+
+    /// The positions of tests/perft/draughts.perft: men and kings, captures by both, the
+    /// majority rule, crowning, and men on the edges.
+    #[test]
+    fn fast_paths_equal_the_plain_definition() {
+        let fens = [
+            ("W:W31-50:B1-20", 4),
+            (
+                "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+                6,
+            ),
+            (
+                "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                3,
+            ),
+            ("W:WK31-50:BK1-20", 3),
+            ("W:W6,7,8,9,10:B41,42,43,44,45", 5),
+            ("W:WK46,31,32,33,34,K50:B6,7,8,17,18,19,K3,K44", 3),
+            (
+                "B:W25,27,28,30,32,33,34,35,37,38,K45:B12,13,14,16,18,19,21,23,24,26,K5",
+                4,
+            ),
+        ];
+        let mut nodes = 0;
+        for (fen, depth) in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            check_tree(&pos, depth, &mut nodes);
+        }
+        assert!(nodes > 20_000, "only {nodes} positions checked");
     }
 }

@@ -2,7 +2,7 @@
 //! against published counts. Captures that differ only in route but take the same pieces from
 //! the same start to the same end count once.
 
-use super::movegen::{Compact, generate};
+use super::movegen::{Compact, count_moves, generate_into};
 use super::position::Position;
 
 /// The number of legal move sequences of `depth` plies from `pos`, counting one move per
@@ -13,19 +13,29 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Perft with `distinct` choosing whether equal routes are merged (false: every route counts,
 /// the other convention some published tables use).
+///
+/// Each ply plays its moves on a copy of the position (three words) from one move list kept
+/// for the whole count; the last ply counts quiet moves without building them.
 pub(super) fn count(pos: &Position, depth: u32, distinct: bool) -> u64 {
-    if depth == 0 {
+    let plies = usize::try_from(depth).unwrap_or(0);
+    let mut lists: Vec<Vec<Compact>> = (0..plies).map(|_| Vec::with_capacity(32)).collect();
+    walk(pos, depth, distinct, &mut lists)
+}
+
+/// `lists` holds one move list per remaining ply.
+fn walk(pos: &Position, depth: u32, distinct: bool, lists: &mut [Vec<Compact>]) -> u64 {
+    let Some((moves, deeper)) = lists.split_first_mut() else {
         return 1;
+    };
+    if depth <= 1 {
+        return count_moves(pos, distinct, moves);
     }
-    let moves: Vec<Compact> = generate(pos, distinct);
-    if depth == 1 {
-        return u64::try_from(moves.len()).unwrap_or(u64::MAX);
-    }
+    generate_into(pos, distinct, moves);
     let mut nodes = 0;
-    for mv in moves {
+    for mv in moves.iter() {
         let mut next = pos.clone();
         next.play_indices(mv.from, mv.to, mv.taken);
-        nodes += count(&next, depth - 1, distinct);
+        nodes += walk(&next, depth - 1, distinct, deeper);
     }
     nodes
 }
