@@ -318,3 +318,50 @@ fn a_log_that_is_not_utf8_names_its_line_and_exits_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Several files and a directory replay in one process, in the order named, each ruling
+/// marked with its file; a malformed file is reported and the others still replay (exit 2).
+#[test]
+fn replay_of_many_files_gives_each_files_rulings_in_order() {
+    let dir = repo_path("replay-fixtures/xiangqi");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    let mut expected = String::new();
+    for file in &files {
+        let one = referee(&["replay", "--json", file.to_str().expect("utf-8")]);
+        assert!(one.status.success(), "{one:?}");
+        let name = serde_json::Value::from(file.display().to_string()).to_string();
+        for line in String::from_utf8_lossy(&one.stdout).lines() {
+            expected.push_str(&format!("{{\"file\":{name},{}\n", &line[1..]));
+        }
+    }
+    let all = referee(&["replay", "--json", dir.to_str().expect("utf-8")]);
+    assert!(all.status.success(), "{all:?}");
+    assert_eq!(String::from_utf8_lossy(&all.stdout), expected);
+
+    let temp = tempfile::tempdir().expect("tempdir");
+    let bad = temp.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"type\":\"game\",\"variant\":\"go\",\"id\":\"x\"}\n",
+    )
+    .expect("write");
+    let first = files[0].to_str().expect("utf-8");
+    let out = referee(&["replay", first, bad.to_str().expect("utf-8"), first]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.matches(&format!("== {first}\n")).count(),
+        2,
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.jsonl: line 1: unknown variant") && stderr.contains("1 of 3 files"),
+        "{stderr}"
+    );
+}

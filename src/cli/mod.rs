@@ -87,8 +87,11 @@ enum Command {
     },
     /// Replay a game log and print its rulings.
     Replay {
-        /// A log in the interchange format (JSON Lines).
-        file: PathBuf,
+        /// A log in the interchange format (JSON Lines) or an audit bundle. Several files, or
+        /// directories (their .jsonl files, recursively), replay in one process over all
+        /// cores, each file's output marked with its name.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// One ruling per line as JSON (the log format's rulings).
         #[arg(long)]
         json: bool,
@@ -370,7 +373,10 @@ pub fn run() -> ExitCode {
                 silent: std::time::Duration::from_secs(silent_s),
             },
         }),
-        Command::Replay { file, json } => replay::run(&file, json),
+        Command::Replay { files, json } => match files.as_slice() {
+            [file] if !file.is_dir() => replay::run(file, json),
+            _ => replay::run_many(&files, json),
+        },
         Command::Import {
             file,
             game,

@@ -14,42 +14,19 @@ use crate::referee::{ClockTimes, Referee, Ruling, SetupError, move_text, replay}
 mod wrap;
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
-    let text = match read_text(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("referee: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let log = match read_log(&text) {
-        Ok(log) => log,
-        Err(e) => {
-            eprintln!("{}: {e}", file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let replayed = if json {
-        replay(&log.header, &log.events).map(|r| (r, Transcript::default()))
-    } else {
-        transcribe(&log.header, &log.events)
-    };
-    let (referee, transcript) = match replayed {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{}: line {}: {e}", file.display(), log.header_line);
-            return ExitCode::from(2);
-        }
-    };
-    let variant = log.header.variant;
+    let rendered = render(file, json);
     let mut out = std::io::stdout().lock();
-    let written = if json {
-        referee
-            .rulings()
-            .iter()
-            .try_for_each(|r| writeln!(out, "{}", r.to_json(variant)))
-    } else {
-        write_human(&mut out, &referee, &transcript, log.events.len())
+    let written = match rendered {
+        Ok(bytes) => out.write_all(&bytes),
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
     };
+    finish(written)
+}
+
+fn finish(written: std::io::Result<()>) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -58,6 +35,162 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What `referee replay FILE` prints for one file, or the message for a malformed one.
+fn render(file: &Path, json: bool) -> Result<Vec<u8>, String> {
+    let text = read_text(file).map_err(|e| format!("referee: {e}"))?;
+    let log = read_log(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let replayed = if json {
+        replay(&log.header, &log.events).map(|r| (r, Transcript::default()))
+    } else {
+        transcribe(&log.header, &log.events)
+    };
+    let (referee, transcript) =
+        replayed.map_err(|e| format!("{}: line {}: {e}", file.display(), log.header_line))?;
+    let variant = log.header.variant;
+    let mut out = Vec::new();
+    let written = if json {
+        referee
+            .rulings()
+            .iter()
+            .try_for_each(|r| writeln!(out, "{}", r.to_json(variant)))
+    } else {
+        write_human(&mut out, &referee, &transcript, log.events.len())
+    };
+    written.map_err(|e| format!("referee: {e}"))?;
+    Ok(out)
+}
+
+/// `referee replay` of several files or directories at once, for an auditor going through an
+/// archive: one process, the files shared out over the cores, the output in the order the
+/// files were named (a directory's `.jsonl` files, recursively, in path order). With `--json`
+/// each ruling line starts with `"file"`; for people each file's replay follows a `== FILE`
+/// line. A malformed file is reported on standard error and the others still replay; the exit
+/// code is then 2. On a terminal, standard error shows the progress.
+pub fn run_many(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
+    let files = match expand(paths) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("referee: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, results) = std::sync::mpsc::channel::<(usize, Result<Vec<u8>, String>)>();
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut malformed = 0usize;
+    let mut written: std::io::Result<()> = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next, files) = (&next, &files);
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(index) else { break };
+                    let result = render(file, json).map(|bytes| labelled(file, bytes, json));
+                    if sender.send((index, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Printed in file order: results that come early wait for those before them.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut printed = 0usize;
+        let mut out = std::io::stdout().lock();
+        for (index, result) in results {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&printed) {
+                match result {
+                    Ok(bytes) => {
+                        if written.is_ok() {
+                            written = out.write_all(&bytes);
+                        }
+                    }
+                    Err(message) => {
+                        malformed += 1;
+                        eprintln!("{message}");
+                    }
+                }
+                printed += 1;
+                if progress {
+                    eprint!("\rreplayed {printed} of {} files", files.len());
+                }
+            }
+        }
+    });
+    if progress {
+        eprintln!();
+    }
+    if malformed > 0 {
+        eprintln!(
+            "referee: {malformed} of {} files could not be replayed",
+            files.len()
+        );
+        return ExitCode::from(2);
+    }
+    finish(written)
+}
+
+/// One file's output marked with its name.
+fn labelled(file: &Path, bytes: Vec<u8>, json: bool) -> Vec<u8> {
+    let name = file.display().to_string();
+    if !json {
+        let mut out = format!("== {name}\n").into_bytes();
+        out.extend(bytes);
+        return out;
+    }
+    let quoted = serde_json::Value::from(name).to_string();
+    let text = String::from_utf8_lossy(&bytes);
+    text.lines()
+        .map(|line| match line.strip_prefix('{') {
+            Some(rest) if rest != "}" => format!("{{\"file\":{quoted},{rest}\n"),
+            _ => format!("{{\"file\":{quoted}}}\n"),
+        })
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The files to replay: each file as named, each directory's `.jsonl` files recursively in
+/// path order.
+fn expand(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_logs(path, &mut found)?;
+            found.sort();
+            if found.is_empty() {
+                return Err(format!("{}: no .jsonl file in it", path.display()));
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn collect_logs(dir: &Path, found: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .path();
+        if path.is_dir() {
+            collect_logs(&path, found)?;
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            found.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// A log file, or a game's audit bundle read back as its log (checked first: signature and
