@@ -9,23 +9,7 @@ use tonic::transport::Channel;
 use tonic::{Code, Request};
 
 use crate::common::TestServer;
-
-fn issue(data: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["token", "issue", "--data", data.to_str().expect("utf-8")])
-        .args(args)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .trim()
-        .to_string()
-}
+use crate::common::issue;
 
 /// Runs `referee token ARGS --data DATA`.
 fn token(data: &std::path::Path, args: &[&str]) -> std::process::Output {

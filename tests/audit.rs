@@ -2,19 +2,12 @@
 //! it — and see each kind of tampering reported.
 
 use std::path::Path;
-use std::process::Command;
 
 use ed25519_dalek::Signer;
 use referee::audit;
 
+use crate::common::referee;
 use crate::common::repo_path;
-
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("run referee")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -2,7 +2,6 @@
 //! give the same bundles, tables and reports as `referee audit`.
 
 use std::path::Path;
-use std::process::Command;
 
 use referee::audit;
 use referee::service::proto::{self, referee_client::RefereeClient};
@@ -10,13 +9,7 @@ use tonic::transport::Channel;
 use tonic::{Code, Request};
 
 use crate::common::TestServer;
-
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("run referee")
-}
+use crate::common::referee;
 
 fn run_ok(args: &[&str]) -> String {
     let out = referee(args);

@@ -1,15 +1,7 @@
 //! The command-line contract: `referee replay FILE [--json]` and `referee perft`.
 
-use std::process::Command;
-
+use crate::common::referee;
 use crate::common::repo_path;
-
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("run referee")
-}
 
 #[test]
 fn replay_json_prints_one_ruling_per_line() {

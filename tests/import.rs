@@ -10,6 +10,7 @@ use referee::referee::replay;
 use referee::service::proto;
 use tonic::{Code, Request};
 
+use crate::common::issue;
 use crate::common::{TestServer, repo_path};
 
 fn original(name: &str) -> Vec<u8> {
@@ -121,23 +122,6 @@ async fn a_bad_record_is_refused_at_its_line_and_nothing_is_stored() {
     assert_eq!(reply.into_inner().games, ["two-1"]);
     assert_eq!(game_ids(&server).await, ["two-1"]);
     server.stop().await;
-}
-
-fn issue(data: &std::path::Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["token", "issue", "--data", data.to_str().expect("utf-8")])
-        .args(args)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .trim()
-        .to_string()
 }
 
 fn with<T>(token: &str, message: T) -> Request<T> {

@@ -3,18 +3,11 @@
 //! audit bundle as well as a log.
 
 use std::path::Path;
-use std::process::Command;
 
 use referee::event::{parse_log, write_log};
 
+use crate::common::referee;
 use crate::common::repo_path;
-
-fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("run referee")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

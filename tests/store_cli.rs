@@ -2,16 +2,10 @@
 //! to serve a game whose store was rolled back (issue 20).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::common::referee;
 use referee::log::{ANCHOR_FILE, Error, Log, NewEvent, SledLog};
-
-fn referee(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(args)
-        .output()
-        .expect("run referee")
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

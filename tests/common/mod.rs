@@ -154,3 +154,26 @@ pub fn released(dir: &Path) {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
+
+/// Runs the `referee` binary built for these tests with `args`.
+pub fn referee(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .output()
+        .expect("run referee")
+}
+
+/// `referee token issue --data DATA ARGS`, which must succeed: the secret it prints.
+pub fn issue(data: &Path, args: &[&str]) -> String {
+    let data = data.to_str().expect("utf-8");
+    let out = referee(&[&["token", "issue", "--data", data], args].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .trim()
+        .to_string()
+}
