@@ -22,7 +22,7 @@ mod store;
 mod token;
 
 pub use marker::MARKER_FILE;
-pub use store::{Access, Issued, Revoked, TOKEN_FILE, TokenStore, TurnedOff};
+pub use store::{Access, Issued, Revoked, SERVER_RECHECK, TOKEN_FILE, TokenStore, TurnedOff};
 pub use token::{Grant, Role, SideScope, State};
 
 use std::path::PathBuf;

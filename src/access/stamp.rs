@@ -1,6 +1,6 @@
 //! A file's stamp: what `stat` says about it, enough to tell that it changed without
-//! opening it. The server checks the token store on every call, so this is the per-request
-//! cost of access control.
+//! opening it. A server looks at the token store's stamps at most once a second
+//! ([`SERVER_RECHECK`](super::SERVER_RECHECK)), and opens the file only when they changed.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

@@ -1,14 +1,16 @@
 //! Issued tokens, kept hashed in a JSON Lines file in the data directory. The file is only
 //! appended to: a grant line per issued token, a revocation line (`{"revoked":ID,...}`) per
 //! revoked one. The server re-reads the file when it changes, so tokens issued or revoked
-//! while it runs take effect at once. Once a token has been issued, the access-control marker
+//! while it runs take effect without a restart: within [`SERVER_RECHECK`] (one second), since a
+//! server looks at the files' stamps at most that often rather than on every call. Once a
+//! token has been issued, the access-control marker
 //! keeps access control on: an emptied or deleted token file then refuses every call instead
 //! of accepting every call.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,11 @@ use super::{Denied, Grant, StoreError};
 
 /// The token file's name inside the data directory.
 pub const TOKEN_FILE: &str = "tokens.jsonl";
+
+/// How often a server looks whether the token files changed (a `stat` or two): a token
+/// issued or revoked by `referee token` takes effect within this time, and a busy server pays
+/// no system call per request (issue 17: one `stat` per call before).
+pub const SERVER_RECHECK: Duration = Duration::from_secs(1);
 
 const NO_TOKEN: &str = "access control is on but tokens.jsonl holds no token: issue one with \
     `referee token issue`, or turn access control off deliberately with `referee token off`";
@@ -110,6 +117,8 @@ pub struct TokenStore {
     path: PathBuf,
     marker: Marker,
     cache: Mutex<Option<Snapshot>>,
+    /// A snapshot younger than this is used without looking at the files.
+    recheck: Duration,
 }
 
 /// What the store read last, and the stamps that tell whether it is still current.
@@ -123,6 +132,8 @@ struct Snapshot {
     settled: bool,
     grants: Arc<[Grant]>,
     marked: bool,
+    /// When the files were last looked at for this snapshot (read, or found unchanged).
+    checked: Instant,
 }
 
 impl Snapshot {
@@ -142,7 +153,16 @@ impl TokenStore {
             path: data.join(TOKEN_FILE),
             marker: Marker::new(data),
             cache: Mutex::new(None),
+            recheck: Duration::ZERO,
         }
+    }
+
+    /// The store as a server reads it: the files' stamps looked at no more often than
+    /// `every` (the tools' default is every call). Changes made through this store itself
+    /// (`issue`, `revoke`, `turn_off`) count at once.
+    pub fn rechecked_every(mut self, every: Duration) -> TokenStore {
+        self.recheck = every;
+        self
     }
 
     /// Issues a token: stores its hash with the grant, returns the secret (shown once). Run
@@ -172,7 +192,7 @@ impl TokenStore {
     }
 
     /// Revokes the token `id` by appending a revocation line; a running server refuses it
-    /// from its next call on.
+    /// from its next look at the file on (within [`SERVER_RECHECK`]).
     pub fn revoke(&self, id: &str) -> Result<Revoked, StoreError> {
         let owner = self.owner()?;
         let grants = read(&self.path)?;
@@ -205,11 +225,24 @@ impl TokenStore {
 
     /// Whether calls need a token and which are valid, re-read only if the files changed.
     pub fn access(&self) -> Result<Access, StoreError> {
+        self.access_at(Instant::now())
+    }
+
+    /// [`access`](Self::access) as at `now`: the snapshot as it is while younger than the
+    /// recheck interval, else looked at again.
+    fn access_at(&self, now: Instant) -> Result<Access, StoreError> {
         let mut cache = self.cache.lock().expect("token cache");
-        if let Some(access) = cache.as_ref().and_then(|s| self.unchanged(s)) {
-            return Ok(access);
+        if let Some(snapshot) = cache.as_mut() {
+            if now.saturating_duration_since(snapshot.checked) < self.recheck {
+                return Ok(snapshot.access());
+            }
+            if let Some(access) = self.unchanged(snapshot) {
+                snapshot.checked = now;
+                return Ok(access);
+            }
         }
-        let snapshot = self.load()?;
+        let mut snapshot = self.load()?;
+        snapshot.checked = now;
         let access = snapshot.access();
         *cache = Some(snapshot);
         Ok(access)
@@ -230,7 +263,9 @@ impl TokenStore {
                 ids: valid,
             });
         }
-        match self.marker.remove() {
+        let removed = self.marker.remove();
+        self.forget();
+        match removed {
             Ok(true) => Ok(TurnedOff::Now),
             Ok(false) => Ok(TurnedOff::Already),
             Err(e) => Err(io_error(self.marker.path(), e)),
@@ -261,7 +296,7 @@ impl TokenStore {
         let dir = Stamp::of(&self.dir).map_err(|e| io_error(&self.dir, e))?;
         let file = Stamp::of(&self.path).map_err(|e| io_error(&self.path, e))?;
         // No open while stat says there is no file: if one appears after the stat, the
-        // directory's stamp has changed by the next call.
+        // directory's stamp has changed by the next look.
         let grants: Arc<[Grant]> = match file {
             Some(_) => read(&self.path)?.into(),
             None => Arc::new([]),
@@ -285,6 +320,7 @@ impl TokenStore {
             settled: [dir, file].iter().flatten().all(|s| s.settled(now)),
             grants,
             marked,
+            checked: Instant::now(),
         })
     }
 
@@ -315,12 +351,20 @@ impl TokenStore {
         Ok(given)
     }
 
+    /// Drops the snapshot, so that the next call reads the files: after a change made here.
+    fn forget(&self) {
+        *self.cache.lock().expect("token cache") = None;
+    }
+
     /// Appends a line and makes it durable, with the directory entry of a new file.
     fn append(&self, line: &str) -> std::io::Result<()> {
-        let mut file = open_append(&self.path)?;
-        writeln!(file, "{line}")?;
-        file.sync_all()?;
-        sync_dir(&self.dir)
+        let written = open_append(&self.path).and_then(|mut file| {
+            writeln!(file, "{line}")?;
+            file.sync_all()?;
+            sync_dir(&self.dir)
+        });
+        self.forget();
+        written
     }
 }
 
@@ -397,7 +441,6 @@ fn read(path: &Path) -> Result<Vec<Grant>, StoreError> {
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
-    use std::time::Duration;
 
     use super::*;
     use crate::access::{MARKER_FILE, Role, SideScope};
@@ -541,6 +584,40 @@ mod tests {
         server.access().expect("read");
         TokenStore::new(dir.path()).turn_off().expect("off");
         assert!(!server.enforced().expect("read"));
+    }
+
+    #[test]
+    fn a_server_looks_at_the_files_at_most_once_per_recheck_interval() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cli = TokenStore::new(dir.path());
+        let b1 = cli.issue(board("b1")).expect("issue").secret;
+        age(&dir.path().join(TOKEN_FILE));
+        let server = TokenStore::new(dir.path()).rechecked_every(SERVER_RECHECK);
+        let valid = |access: Access| access.authenticate(Some(&b1)).is_ok();
+        let t0 = Instant::now();
+        assert!(valid(server.access_at(t0).expect("read")));
+
+        // Revoked by another process: not seen until the interval has passed, since the
+        // server does not look at the files before then...
+        cli.revoke("b1").expect("revoke");
+        let soon = t0 + SERVER_RECHECK / 2;
+        assert!(valid(server.access_at(soon).expect("cached")));
+        // ...not even when they are gone (a look would see the token file missing).
+        let moved = dir.path().join("moved");
+        std::fs::rename(dir.path().join(TOKEN_FILE), &moved).expect("move");
+        assert!(valid(server.access_at(soon).expect("cached")));
+        std::fs::rename(&moved, dir.path().join(TOKEN_FILE)).expect("back");
+        // Once it has passed, the change is read.
+        let later = t0 + SERVER_RECHECK;
+        assert!(!valid(server.access_at(later).expect("read")));
+
+        // A change made through the server's own store counts at once.
+        let b2 = server.issue(board("b2")).expect("issue").secret;
+        let access = server.access_at(later).expect("read");
+        assert!(access.authenticate(Some(&b2)).is_ok());
+        server.revoke("b2").expect("revoke");
+        let access = server.access_at(later).expect("read");
+        assert!(refusal(&access, Some(&b2)).contains("was revoked"));
     }
 
     #[test]

@@ -308,7 +308,7 @@ enum TokenCommand {
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
     },
-    /// Revoke a token: a running server refuses it from its next call. The token file only
+    /// Revoke a token: a running server refuses it within a second. The token file only
     /// grows (a revocation line); the id stays taken.
     Revoke {
         /// The token's id.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
-use crate::access::TokenStore;
+use crate::access::{SERVER_RECHECK, TokenStore};
 use crate::log::SledLog;
 use crate::service::{self, Limits, Service, Tls};
 
@@ -51,7 +51,7 @@ async fn serve(
     println!("referee listening on {bound}");
     tracing::info!(addr = %bound, scheme, "referee listening");
     let data = &options.data;
-    let tokens = TokenStore::new(data);
+    let tokens = TokenStore::new(data).rechecked_every(SERVER_RECHECK);
     match tokens.access()? {
         crate::access::Access::Off => tracing::warn!(
             "no token issued: access control is off (issue one with `referee token issue`)"

@@ -65,7 +65,7 @@ pub fn list(data: &Path) -> ExitCode {
 pub fn revoke(data: &Path, id: &str) -> ExitCode {
     match TokenStore::new(data).revoke(id) {
         Ok(Revoked::Now) => {
-            eprintln!("token \"{id}\" revoked: a running server refuses it from its next call");
+            eprintln!("token \"{id}\" revoked: a running server refuses it within a second");
             ExitCode::SUCCESS
         }
         Ok(Revoked::Already(at)) => {

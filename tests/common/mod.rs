@@ -22,6 +22,11 @@ pub struct TestServer {
     task: Option<JoinHandle<()>>,
 }
 
+/// The token store of `data` as `referee serve` reads it: looked at once a second at most.
+fn server_tokens(data: &Path) -> referee::access::TokenStore {
+    referee::access::TokenStore::new(data).rechecked_every(referee::access::SERVER_RECHECK)
+}
+
 impl TestServer {
     pub async fn start(data: &Path) -> TestServer {
         let log = SledLog::open(data).expect("open log");
@@ -33,8 +38,7 @@ impl TestServer {
     pub async fn start_with_tokens(data: &Path) -> TestServer {
         let log = SledLog::open(data).expect("open log");
         let key = referee::audit::load_or_create_key(data).expect("audit key");
-        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data))
-            .with_audit_key(key);
+        let service = Service::with_tokens(log.clone(), server_tokens(data)).with_audit_key(key);
         TestServer::run(service, log).await
     }
 
@@ -42,8 +46,7 @@ impl TestServer {
     /// `limits`.
     pub async fn start_with_limits(data: &Path, limits: referee::service::Limits) -> TestServer {
         let log = SledLog::open(data).expect("open log");
-        let service = Service::with_tokens(log.clone(), referee::access::TokenStore::new(data))
-            .with_limits(limits);
+        let service = Service::with_tokens(log.clone(), server_tokens(data)).with_limits(limits);
         TestServer::run(service, log).await
     }
 
