@@ -1,11 +1,13 @@
 //! The rules of each game, pure: no events, I/O, async, proto or storage.
 //!
 //! Each game speaks its own nouns (`xiangqi::Position`, a draughts move is a capture path);
-//! what they share is only the small [`Variant`] tag used to dispatch.
+//! what they share is only the small [`Variant`] tag used to dispatch, and the text of the
+//! PGN/PDN game files their records come in ([`pgn_text`]), each game reading the moves.
 
 pub mod chess_gjq;
 pub mod draughts;
 mod game;
+pub mod pgn_text;
 pub mod xiangqi;
 
 pub use game::{AnyPosition, BadFen, Game, Outcome, Player};

@@ -19,19 +19,11 @@ use super::moves::Move;
 use super::piece::Color;
 use super::position::Position;
 use super::square::Square;
+use crate::games::pgn_text::{self, Game, Notation, TextError, Word};
 
-/// One game of a PDN file, as written: its tags, its move text and its result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdnGame {
-    /// Tag pairs in file order.
-    pub tags: Vec<(String, String)>,
-    /// The moves of the main line, in order.
-    pub moves: Vec<PdnMove>,
-    /// The result token ending the move text (`2-0`, `1/2-1/2`, `4-6`, `*`), if any.
-    pub result: Option<String>,
-    /// The file line the game starts on.
-    pub line: usize,
-}
+/// One game of a PDN file, as written: its tags, its move text and its result (`2-0`,
+/// `1/2-1/2`, `4-6`, `*`).
+pub type PdnGame = Game<PdnMove>;
 
 /// A move as written: the squares named (start, any landing squares, end).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +93,16 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
+impl From<TextError> for PdnError {
+    fn from(e: TextError) -> PdnError {
+        match e {
+            TextError::Unclosed { line, what } => PdnError::Unclosed { line, what },
+            TextError::StrayParen { line } => PdnError::StrayParen { line },
+            TextError::BadTag { line, text } => PdnError::BadTag { line, text },
+        }
+    }
+}
+
 impl fmt::Display for PdnMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sep = if self.capture { "x" } else { "-" };
@@ -110,14 +112,6 @@ impl fmt::Display for PdnMove {
 }
 
 impl PdnGame {
-    /// The value of a tag, if the game has it.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
     /// The start position: the `FEN` tag's, or the standard start.
     pub fn start(&self) -> Result<Position, PdnError> {
         match self.tag("FEN") {
@@ -247,166 +241,51 @@ fn fits_written(mv: &Move, written: &[Square]) -> bool {
 /// Reads every game of a PDN file. A game with neither moves nor a result (a tag section
 /// left empty) is left out.
 pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
-    let mut reader = Reader::default();
-    for (index, raw) in text.lines().enumerate() {
-        reader.line(index + 1, raw)?;
-    }
-    reader.finish()
+    pgn_text::parse(text, Pdn::default())
 }
 
-/// The state of reading a PDN file line by line.
+/// Draughts 10's move text, read word by word.
 #[derive(Default)]
-struct Reader {
-    games: Vec<PdnGame>,
-    current: Option<PdnGame>,
-    /// Inside a `{` comment: the line it opened on.
-    comment: Option<usize>,
-    /// Open `(` variations: the line of each.
-    variations: Vec<usize>,
+struct Pdn {
     /// A move written with a space after its separator (`1- 6`): the part read so far.
     split: Option<String>,
 }
 
-impl Reader {
-    fn game(&mut self, line: usize) -> &mut PdnGame {
-        self.current.get_or_insert_with(|| PdnGame {
-            tags: Vec::new(),
-            moves: Vec::new(),
-            result: None,
-            line,
-        })
-    }
+impl Notation for Pdn {
+    type Move = PdnMove;
+    type Error = PdnError;
 
-    fn line(&mut self, line: usize, raw: &str) -> Result<(), PdnError> {
-        let trimmed = raw.trim();
-        if self.comment.is_none() && self.variations.is_empty() && trimmed.starts_with('[') {
-            return self.tag(line, trimmed);
-        }
-        let mut token = String::new();
-        for c in raw.chars() {
-            if self.comment.is_some() {
-                if c == '}' {
-                    self.comment = None;
-                }
-                continue;
-            }
-            match c {
-                '{' => {
-                    self.token(line, &mut token)?;
-                    self.comment = Some(line);
-                }
-                ';' => break,
-                '(' => {
-                    self.token(line, &mut token)?;
-                    self.variations.push(line);
-                }
-                ')' => {
-                    self.token(line, &mut token)?;
-                    self.variations.pop().ok_or(PdnError::StrayParen { line })?;
-                }
-                c if c.is_whitespace() => self.token(line, &mut token)?,
-                c => token.push(c),
-            }
-        }
-        self.token(line, &mut token)
-    }
-
-    /// A tag line: after move text it starts the next game.
-    fn tag(&mut self, line: usize, text: &str) -> Result<(), PdnError> {
-        let bad = || PdnError::BadTag {
-            line,
-            text: text.to_string(),
-        };
-        let inner = text
-            .strip_prefix('[')
-            .and_then(|t| t.strip_suffix(']'))
-            .ok_or_else(bad)?;
-        let (name, value) = inner
-            .trim()
-            .split_once(char::is_whitespace)
-            .ok_or_else(bad)?;
-        let value = value.trim();
-        let value = value
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .ok_or_else(bad)?;
-        if self
-            .current
-            .as_ref()
-            .is_some_and(|g| !g.moves.is_empty() || g.result.is_some())
-        {
-            self.end_game();
-        }
-        self.game(line)
-            .tags
-            .push((name.to_string(), unescape(value)));
-        Ok(())
-    }
-
-    /// One whitespace-delimited token of move text (possibly empty), outside comments.
-    fn token(&mut self, line: usize, token: &mut String) -> Result<(), PdnError> {
-        let text = std::mem::take(token);
-        if text.is_empty() || !self.variations.is_empty() {
-            return Ok(());
-        }
+    fn word(&mut self, game: &PdnGame, line: usize, text: &str) -> Result<Word<PdnMove>, PdnError> {
+        let joined;
         let text = match self.split.take() {
-            Some(head) => head + &text,
+            Some(head) => {
+                joined = head + text;
+                joined.as_str()
+            }
             None => text,
         };
         if text.ends_with(['-', 'x', ':']) && text[..text.len() - 1].parse::<u8>().is_ok() {
-            self.split = Some(text);
-            return Ok(());
+            self.split = Some(text.to_string());
+            return Ok(Word::Skip);
         }
-        self.word(line, &text)
-    }
-
-    fn word(&mut self, line: usize, text: &str) -> Result<(), PdnError> {
         // `1. ... 7-12` writes black's first move with the dots apart from the number.
-        if is_move_number(text) || text.starts_with('$') || text.bytes().all(|b| b == b'.') {
-            return Ok(());
+        if pgn_text::is_filler(text) {
+            return Ok(Word::Skip);
         }
         let text = text.trim_end_matches(['!', '?']);
         // A result ends the move text; `1-0` and the like cannot be moves (there is no
         // square 0), and a match score such as `4-6` is read as a result only when it is
         // the game's Result tag.
-        let result_tag = self.game(line).tag("Result").map(str::to_string);
-        if text == "*" || is_result(text) || result_tag.as_deref() == Some(text) {
-            self.game(line).result = Some(text.to_string());
-            self.end_game();
-            return Ok(());
+        if text == "*" || is_result(text) || game.tag("Result") == Some(text) {
+            return Ok(Word::Result(text.to_string()));
         }
-        let written = read_move(line, text).ok_or_else(|| PdnError::BadToken {
-            line,
-            token: text.to_string(),
-        })?;
-        self.game(line).moves.push(written);
-        Ok(())
+        read_move(line, text)
+            .map(Word::Move)
+            .ok_or_else(|| PdnError::BadToken {
+                line,
+                token: text.to_string(),
+            })
     }
-
-    fn end_game(&mut self) {
-        if let Some(game) = self.current.take()
-            && (!game.moves.is_empty() || game.result.is_some())
-        {
-            self.games.push(game);
-        }
-    }
-
-    fn finish(mut self) -> Result<Vec<PdnGame>, PdnError> {
-        if let Some(line) = self.comment {
-            return Err(PdnError::Unclosed { line, what: '{' });
-        }
-        if let Some(&line) = self.variations.last() {
-            return Err(PdnError::Unclosed { line, what: '(' });
-        }
-        self.end_game();
-        Ok(self.games)
-    }
-}
-
-/// `12.`, `01.`, `6...`: a move number.
-fn is_move_number(text: &str) -> bool {
-    let digits = text.trim_end_matches('.');
-    digits.len() < text.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The fixed result forms; `1-1` is a draw in points, never a move (same square).
@@ -449,19 +328,6 @@ pub fn write_pdn(
     let mut words = numbered(first, moves);
     words.push(result.to_string());
     out.push_str(&wrapped(&words));
-    out
-}
-
-/// A tag value as written between quotes: `\"` is a quote and `\\` a backslash (PGN 8.1.1).
-fn unescape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            c => out.push(c),
-        }
-    }
     out
 }
 

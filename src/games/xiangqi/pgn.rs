@@ -13,19 +13,11 @@ use super::moves::Move;
 use super::piece::Color;
 use super::position::Position;
 use super::written::{Unread, is_move_text};
+use crate::games::pgn_text::{self, Game, Notation, TextError, Word};
 
-/// One game of a PGN file, as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PgnGame {
-    /// Tag pairs in file order.
-    pub tags: Vec<(String, String)>,
-    /// The moves of the main line, as written, in order.
-    pub moves: Vec<PgnMove>,
-    /// The result token ending the move text, if any.
-    pub result: Option<String>,
-    /// The file line the game starts on.
-    pub line: usize,
-}
+/// One game of a PGN file, as written: its tags, its moves and the result ending its move
+/// text.
+pub type PgnGame = Game<PgnMove>;
 
 /// A move as written and the file line it is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,15 +89,17 @@ impl fmt::Display for PgnError {
 
 impl std::error::Error for PgnError {}
 
-impl PgnGame {
-    /// The value of a tag, if the game has it.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+impl From<TextError> for PgnError {
+    fn from(e: TextError) -> PgnError {
+        match e {
+            TextError::Unclosed { line, what } => PgnError::Unclosed { line, what },
+            TextError::StrayParen { line } => PgnError::StrayParen { line },
+            TextError::BadTag { line, text } => PgnError::BadTag { line, text },
+        }
     }
+}
 
+impl PgnGame {
     /// The start position: the `FEN` tag's, or the standard start.
     pub fn start(&self) -> Result<Position, PgnError> {
         match self.tag("FEN").filter(|f| !f.trim().is_empty()) {
@@ -160,117 +154,22 @@ pub fn outcome(result: &str) -> Option<Outcome> {
 /// Reads every game of a PGN file. A game with neither moves nor a result (a tag section
 /// left empty) is left out.
 pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let mut reader = Reader::default();
-    for (index, raw) in text.lines().enumerate() {
-        reader.line(index + 1, raw.trim_start_matches('\u{feff}'))?;
-    }
-    reader.finish()
+    pgn_text::parse(text, Pgn)
 }
 
-/// The state of reading a PGN file line by line.
-#[derive(Default)]
-struct Reader {
-    games: Vec<PgnGame>,
-    current: Option<PgnGame>,
-    /// Inside a `{` comment: the line it opened on.
-    comment: Option<usize>,
-    /// Open `(` variations: the line of each.
-    variations: Vec<usize>,
-}
+/// Xiangqi's move text, read word by word: moves in ICCS, WXF or Chinese notation.
+struct Pgn;
 
-impl Reader {
-    fn game(&mut self, line: usize) -> &mut PgnGame {
-        self.current.get_or_insert_with(|| PgnGame {
-            tags: Vec::new(),
-            moves: Vec::new(),
-            result: None,
-            line,
-        })
-    }
+impl Notation for Pgn {
+    type Move = PgnMove;
+    type Error = PgnError;
 
-    fn line(&mut self, line: usize, raw: &str) -> Result<(), PgnError> {
-        let trimmed = raw.trim();
-        if self.comment.is_none() && self.variations.is_empty() && trimmed.starts_with('[') {
-            return self.tag(line, trimmed);
-        }
-        let mut token = String::new();
-        for c in raw.chars() {
-            if self.comment.is_some() {
-                if c == '}' {
-                    self.comment = None;
-                }
-                continue;
-            }
-            match c {
-                '{' => {
-                    self.token(line, &mut token)?;
-                    self.comment = Some(line);
-                }
-                ';' => break,
-                '(' => {
-                    self.token(line, &mut token)?;
-                    self.variations.push(line);
-                }
-                ')' => {
-                    self.token(line, &mut token)?;
-                    self.variations.pop().ok_or(PgnError::StrayParen { line })?;
-                }
-                c if c.is_whitespace() => self.token(line, &mut token)?,
-                c => token.push(c),
-            }
-        }
-        self.token(line, &mut token)
-    }
-
-    /// A tag line: after move text it starts the next game.
-    fn tag(&mut self, line: usize, text: &str) -> Result<(), PgnError> {
-        let bad = || PgnError::BadTag {
-            line,
-            text: text.to_string(),
-        };
-        let inner = text
-            .strip_prefix('[')
-            .and_then(|t| t.strip_suffix(']'))
-            .ok_or_else(bad)?;
-        let (name, value) = inner
-            .trim()
-            .split_once(char::is_whitespace)
-            .ok_or_else(bad)?;
-        let value = value
-            .trim()
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .ok_or_else(bad)?;
-        if self
-            .current
-            .as_ref()
-            .is_some_and(|g| !g.moves.is_empty() || g.result.is_some())
-        {
-            self.end_game();
-        }
-        self.game(line)
-            .tags
-            .push((name.to_string(), value.replace("\\\"", "\"")));
-        Ok(())
-    }
-
-    /// One whitespace-delimited token of move text (possibly empty), outside comments.
-    fn token(&mut self, line: usize, token: &mut String) -> Result<(), PgnError> {
-        let text = std::mem::take(token);
-        if text.is_empty() || !self.variations.is_empty() {
-            return Ok(());
-        }
-        self.word(line, &text)
-    }
-
-    fn word(&mut self, line: usize, text: &str) -> Result<(), PgnError> {
-        if text.starts_with('$') || is_move_number(text) || text.bytes().all(|b| b == b'.') {
-            return Ok(());
+    fn word(&mut self, _: &PgnGame, line: usize, text: &str) -> Result<Word<PgnMove>, PgnError> {
+        if pgn_text::is_filler(text) {
+            return Ok(Word::Skip);
         }
         if text == "*" || outcome(text).is_some() {
-            self.game(line).result = Some(text.to_string());
-            self.end_game();
-            return Ok(());
+            return Ok(Word::Result(text.to_string()));
         }
         let bare = text.trim_end_matches(['!', '?']);
         // `1.炮二平五`: a move number written against its move. WXF's tandem soldiers
@@ -282,37 +181,11 @@ impl Reader {
                 line,
                 token: text.to_string(),
             })?;
-        self.game(line).moves.push(PgnMove {
+        Ok(Word::Move(PgnMove {
             text: written.to_string(),
             line,
-        });
-        Ok(())
+        }))
     }
-
-    fn end_game(&mut self) {
-        if let Some(game) = self.current.take()
-            && (!game.moves.is_empty() || game.result.is_some())
-        {
-            self.games.push(game);
-        }
-    }
-
-    fn finish(mut self) -> Result<Vec<PgnGame>, PgnError> {
-        if let Some(line) = self.comment {
-            return Err(PgnError::Unclosed { line, what: '{' });
-        }
-        if let Some(&line) = self.variations.last() {
-            return Err(PgnError::Unclosed { line, what: '(' });
-        }
-        self.end_game();
-        Ok(self.games)
-    }
-}
-
-/// `12.`, `6...`: a move number.
-fn is_move_number(text: &str) -> bool {
-    let digits = text.trim_end_matches('.');
-    digits.len() < text.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `12.炮二平五` without its `12.`.
