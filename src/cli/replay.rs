@@ -14,7 +14,7 @@ use crate::referee::{ClockTimes, Referee, Ruling, SetupError, move_text, replay}
 mod wrap;
 
 pub fn run(file: &Path, json: bool) -> ExitCode {
-    let rendered = render(file, json);
+    let rendered = render(file, json, false);
     let mut out = std::io::stdout().lock();
     let written = match rendered {
         Ok(bytes) => out.write_all(&bytes),
@@ -37,8 +37,10 @@ fn finish(written: std::io::Result<()>) -> ExitCode {
     }
 }
 
-/// What `referee replay FILE` prints for one file, or the message for a malformed one.
-fn render(file: &Path, json: bool) -> Result<Vec<u8>, String> {
+/// What `referee replay FILE` prints for one file, or the message for a malformed one. With
+/// `labelled` (several files at once) each JSON ruling starts with a `"file"` key and the human
+/// output with a `== FILE` line.
+fn render(file: &Path, json: bool, labelled: bool) -> Result<Vec<u8>, String> {
     let text = read_text(file).map_err(|e| format!("referee: {e}"))?;
     let log = read_log(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     let replayed = if json {
@@ -54,7 +56,10 @@ fn render(file: &Path, json: bool) -> Result<Vec<u8>, String> {
         referee
             .rulings()
             .iter()
-            .try_for_each(|r| writeln!(out, "{}", r.to_json(variant)))
+            .try_for_each(|r| writeln!(out, "{}", ruling_json(r, variant, file, labelled)))
+    } else if labelled {
+        writeln!(out, "== {}", file.display())
+            .and_then(|()| write_human(&mut out, &referee, &transcript, log.events.len()))
     } else {
         write_human(&mut out, &referee, &transcript, log.events.len())
     };
@@ -92,7 +97,7 @@ pub fn run_many(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
                 loop {
                     let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(index) else { break };
-                    let result = render(file, json).map(|bytes| labelled(file, bytes, json));
+                    let result = render(file, json, true);
                     if sender.send((index, result)).is_err() {
                         break;
                     }
@@ -138,23 +143,19 @@ pub fn run_many(paths: &[std::path::PathBuf], json: bool) -> ExitCode {
     finish(written)
 }
 
-/// One file's output marked with its name.
-fn labelled(file: &Path, bytes: Vec<u8>, json: bool) -> Vec<u8> {
-    let name = file.display().to_string();
-    if !json {
-        let mut out = format!("== {name}\n").into_bytes();
-        out.extend(bytes);
-        return out;
+/// One ruling as a JSON line; when several files replay together, `"file"` comes first so a
+/// reader sees which log the ruling is about.
+fn ruling_json(ruling: &Ruling, variant: Variant, file: &Path, labelled: bool) -> String {
+    let value = ruling.to_value(variant);
+    if !labelled {
+        return value.to_string();
     }
-    let quoted = serde_json::Value::from(name).to_string();
-    let text = String::from_utf8_lossy(&bytes);
-    text.lines()
-        .map(|line| match line.strip_prefix('{') {
-            Some(rest) if rest != "}" => format!("{{\"file\":{quoted},{rest}\n"),
-            _ => format!("{{\"file\":{quoted}}}\n"),
-        })
-        .collect::<String>()
-        .into_bytes()
+    let mut object = serde_json::Map::new();
+    object.insert("file".into(), file.display().to_string().into());
+    if let serde_json::Value::Object(fields) = value {
+        object.extend(fields);
+    }
+    serde_json::Value::Object(object).to_string()
 }
 
 /// The files to replay: each file as named, each directory's `.jsonl` files recursively in
