@@ -46,7 +46,11 @@ fn games_in(folder: &str) -> Option<Vec<(String, referee::games::draughts::PdnGa
 }
 
 fn record(referee: &Referee) -> Vec<Move> {
-    referee.draughts_record().expect("draughts").1.to_vec()
+    referee
+        .draughts_record()
+        .expect("draughts")
+        .moves()
+        .collect()
 }
 
 /// kurnik.pdn's third game (an online game, where the site does not apply 12.3.1) went on

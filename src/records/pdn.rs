@@ -135,12 +135,13 @@ fn side_of(color: Color) -> Side {
 /// notation (the full path only where start and end leave the captured pieces open), and
 /// the result if the game has ended. `None` for the other games.
 pub fn pdn_from_referee(referee: &Referee) -> Option<String> {
-    let (start, moves) = referee.draughts_record()?;
+    let record = referee.draughts_record()?;
+    let start = record.start();
     let mut pos = start.clone();
-    let mut texts = Vec::with_capacity(moves.len());
-    for mv in moves {
-        texts.push(pos.pdn_text(mv));
-        pos.play(mv);
+    let mut texts = Vec::new();
+    for mv in record.moves() {
+        texts.push(pos.pdn_text(&mv));
+        pos.play(&mv);
     }
     let outcome = referee.ending().map(|e| match e.result {
         GameResult::FirstWins => Outcome::WhiteWins,

@@ -320,12 +320,7 @@ impl Referee {
 
     /// Draughts: the start position and the moves that stand, in order (irregular moves the
     /// opponent accepted included, corrected ones left out); `None` for the other games.
-    pub fn draughts_record(
-        &self,
-    ) -> Option<(
-        &crate::games::draughts::Position,
-        &[crate::games::draughts::Move],
-    )> {
+    pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
         self.table.draughts_record()
     }
 

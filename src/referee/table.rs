@@ -90,12 +90,7 @@ impl Table {
     }
 
     /// Draughts: the start position and the moves that stand; `None` for the other games.
-    pub fn draughts_record(
-        &self,
-    ) -> Option<(
-        &crate::games::draughts::Position,
-        &[crate::games::draughts::Move],
-    )> {
+    pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
         match self {
             Table::Draughts(t) => Some(t.record()),
             Table::ChessGjq(_) | Table::Xiangqi(_) => None,

@@ -325,7 +325,7 @@ pub fn check(pos: &Position, mv: Move) -> Result<Move, Illegal> {
             piece: occupant.piece(),
         });
     }
-    if movegen::legal_moves(pos).contains(&mv) {
+    if movegen::is_legal(pos, mv) {
         return Ok(mv);
     }
     Err(explain(pos, occupant, mv))

@@ -30,20 +30,54 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
 /// [`legal_moves`]: pawns, knights, bishops, rooks, queens, the king, castling.
 pub fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
     out.clear();
-    generate(pos, &mut Collect(out));
+    generate(pos, ALL, &mut Collect(out));
 }
 
 /// The number of legal moves of the side to move, without building them.
 pub fn count_legal(pos: &Position) -> u64 {
     let mut count = Count(0);
-    generate(pos, &mut count);
+    generate(pos, ALL, &mut count);
     count.0
 }
+
+/// Whether `mv` is one of the legal moves, without listing them.
+pub fn is_legal(pos: &Position, mv: Move) -> bool {
+    let mut find = Find {
+        wanted: |from: Square, targets: Bitboard, promote: bool| {
+            from == mv.from
+                && targets.contains(mv.to)
+                && match mv.promotion {
+                    None => !promote,
+                    Some(role) => promote && Role::PROMOTIONS.contains(&role),
+                }
+        },
+        found: false,
+    };
+    // Only the mover's moves can be `mv`: the others are not generated.
+    generate(pos, Bitboard::from_square(mv.from), &mut find);
+    find.found
+}
+
+/// Whether some legal move is one that `wanted` accepts, given each piece's legal moves as
+/// [`Sink::targets`] receives them (from, targets, whether each target is four promotions).
+pub fn any_legal(pos: &Position, wanted: impl FnMut(Square, Bitboard, bool) -> bool) -> bool {
+    let mut find = Find {
+        wanted,
+        found: false,
+    };
+    generate(pos, ALL, &mut find);
+    find.found
+}
+
+/// Every square: generate the moves of all pieces.
+const ALL: Bitboard = Bitboard(u64::MAX);
 
 /// Where generated moves go: all moves of one piece at once, as target squares.
 trait Sink {
     /// Moves from `from` to each of `targets`; each is four promotions if `promote`.
     fn targets(&mut self, from: Square, targets: Bitboard, promote: bool);
+    /// Whether the sink has what it wants, so that generation may stop.
+    fn done(&self) -> bool;
 }
 
 struct Collect<'a>(&'a mut Vec<Move>);
@@ -62,6 +96,28 @@ impl Sink for Collect<'_> {
             }
         }
     }
+
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Looks for a move `wanted` accepts; it answers once per piece with moves.
+struct Find<F> {
+    wanted: F,
+    found: bool,
+}
+
+impl<F: FnMut(Square, Bitboard, bool) -> bool> Sink for Find<F> {
+    fn targets(&mut self, from: Square, targets: Bitboard, promote: bool) {
+        if !self.found && targets.any() {
+            self.found = (self.wanted)(from, targets, promote);
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.found
+    }
 }
 
 struct Count(u64);
@@ -70,6 +126,10 @@ impl Sink for Count {
     fn targets(&mut self, _from: Square, targets: Bitboard, promote: bool) {
         let n = targets.0.count_ones();
         self.0 += u64::from(if promote { n * 4 } else { n });
+    }
+
+    fn done(&self) -> bool {
+        false
     }
 }
 
@@ -145,8 +205,9 @@ impl Guard {
     }
 }
 
-/// Generates the legal moves into `sink`, pawns first and castling last.
-fn generate<S: Sink>(pos: &Position, sink: &mut S) {
+/// Generates the legal moves of the pieces on `movers` into `sink`, pawns first and
+/// castling last, until the sink is done.
+fn generate<S: Sink>(pos: &Position, movers: Bitboard, sink: &mut S) {
     if pos.pending.is_some() {
         return;
     }
@@ -154,22 +215,17 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.turn;
     let guard = Guard::new(board, us);
     if guard.evasion.any() {
-        pawn_moves(pos, &guard, sink);
-        piece_moves(board, us, &guard, sink);
+        pawn_moves(pos, movers, &guard, sink);
+        piece_moves(board, us, movers, &guard, sink);
     }
     let Some(king) = guard.king else {
         return;
     };
-    let them = us.other();
-    let lifted = board.occupied() & !Bitboard::from_square(king);
-    let mut safe = Bitboard::EMPTY;
-    for to in attacks::king(king) & !board.by_color(us) {
-        if board.attackers(to, them, lifted).is_empty() {
-            safe.insert(to);
-        }
+    if movers.contains(king) && !sink.done() {
+        sink.targets(king, king_steps(board, us, king), false);
     }
-    sink.targets(king, safe, false);
-    if guard.checkers.is_empty() && !pos.castling.is_empty() {
+    let castles = movers.contains(CastlingSide::king_from(us)) && !sink.done();
+    if castles && guard.checkers.is_empty() && !pos.castling.is_empty() {
         // `obstacle` checks all of chess_gjq 4.1.4, king safety on arrival included.
         for side in CastlingSide::ALL {
             if pos.castling.has(us, side) && castling::obstacle(pos, us, side).is_none() {
@@ -179,6 +235,20 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         }
     }
 }
+
+/// Where the king on `king` may step: squares no enemy piece attacks with the king lifted
+/// off the board.
+fn king_steps(board: &Board, us: Color, king: Square) -> Bitboard {
+    let lifted = board.occupied() & !Bitboard::from_square(king);
+    let mut safe = Bitboard::EMPTY;
+    for to in attacks::king(king) & !board.by_color(us) {
+        if board.attackers(to, us.other(), lifted).is_empty() {
+            safe.insert(to);
+        }
+    }
+    safe
+}
+
 /// The square one step forward for `color`, if on the board.
 pub fn forward(color: Color, sq: Square) -> Option<Square> {
     let rank = match color {
@@ -192,12 +262,15 @@ pub fn forward(color: Color, sq: Square) -> Option<Square> {
 /// A pawn on its own back rank (chess_gjq 4.1.2.6.2 (1)) only steps to its second rank;
 /// every pawn on its second rank may step one or two squares. A pawn moving to the last rank
 /// promotes.
-fn pawn_moves<S: Sink>(pos: &Position, guard: &Guard, sink: &mut S) {
+fn pawn_moves<S: Sink>(pos: &Position, movers: Bitboard, guard: &Guard, sink: &mut S) {
     let us = pos.turn;
     let board = &pos.board;
     let empty = !board.occupied();
     let theirs = board.by_color(us.other());
-    for from in board.pieces(us, Role::Pawn) {
+    for from in board.pieces(us, Role::Pawn) & movers {
+        if sink.done() {
+            return;
+        }
         let allowed = guard.allowed(from);
         let promote = from.rank() == us.relative_rank(6);
         let hits = attacks::pawn(us, from);
@@ -226,9 +299,12 @@ pub fn piece_targets(board: &Board, color: Color, role: Role, from: Square) -> B
     attacks::of(role, color, from, board.occupied()) & !board.by_color(color)
 }
 
-fn piece_moves<S: Sink>(board: &Board, us: Color, guard: &Guard, sink: &mut S) {
+fn piece_moves<S: Sink>(board: &Board, us: Color, movers: Bitboard, guard: &Guard, sink: &mut S) {
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.pieces(us, role) {
+        for from in board.pieces(us, role) & movers {
+            if sink.done() {
+                return;
+            }
             let targets = piece_targets(board, us, role, from) & guard.allowed(from);
             sink.targets(from, targets, false);
         }
@@ -274,7 +350,9 @@ mod tests {
     use super::super::piece::Role;
     use super::super::position::Position;
     use super::super::square::Square;
-    use super::{count_legal, forward, king_attackers_after, legal_moves, piece_targets};
+    use super::{
+        any_legal, count_legal, forward, is_legal, king_attackers_after, legal_moves, piece_targets,
+    };
 
     /// The plain definition of legality (chess_gjq 4.1.2.1, 5.2), kept as the reference:
     /// every pseudo-legal move, in generation order, kept if the mover's king is not attacked
@@ -334,6 +412,39 @@ mod tests {
         moves
     }
 
+    /// `is_legal` says yes exactly for the listed moves, every promotion tried on every pair
+    /// of squares, and `any_legal` finds a move exactly when the list has one.
+    fn check_membership(pos: &Position, moves: &[Move]) {
+        assert_eq!(any_legal(pos, |_, _, _| true), !moves.is_empty());
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        let own = pos.board.by_color(pos.turn);
+        for from in (0..64)
+            .filter_map(Square::from_index)
+            .filter(|&s| own.contains(s))
+        {
+            for to in (0..64).filter_map(Square::from_index) {
+                for promotion in promotions {
+                    let mv = Move {
+                        from,
+                        to,
+                        promotion,
+                    };
+                    assert_eq!(
+                        is_legal(pos, mv),
+                        moves.contains(&mv),
+                        "{mv} {}",
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
+    }
+
     /// A 64-bit LCG: random games that reproduce.
     struct Lcg(u64);
 
@@ -368,6 +479,9 @@ mod tests {
                     let moves = legal_moves(&pos);
                     assert_eq!(moves, reference(&pos), "{}", pos.to_fen());
                     assert_eq!(count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
+                    if compared % 8 == 0 {
+                        check_membership(&pos, &moves);
+                    }
                     compared += 1;
                     if moves.is_empty() {
                         break;

@@ -1,6 +1,7 @@
 //! How a position stands: play on, checkmate, stalemate, or a dead position.
 
 use super::bitboard::Bitboard;
+use super::movegen;
 use super::piece::Role;
 use super::position::Position;
 
@@ -22,7 +23,7 @@ impl Position {
     /// Checkmate, stalemate or neither. While a reveal is pending the game goes on: the
     /// reveal completes the move.
     pub fn status(&self) -> Status {
-        if self.pending.is_some() || !self.legal_moves().is_empty() {
+        if self.pending.is_some() || movegen::any_legal(self, |_, _, _| true) {
             Status::Ongoing
         } else if self.in_check() {
             Status::Checkmate

@@ -92,6 +92,11 @@ impl Position {
         self.revealed[color.index()]
     }
 
+    /// Pieces on the board, face up or down.
+    pub fn piece_count(&self) -> usize {
+        self.board.occupied().count()
+    }
+
     /// Face-down pieces on the board, one awaiting its reveal included.
     pub fn hidden_count(&self) -> usize {
         self.board.hidden().count()

@@ -6,6 +6,7 @@ use std::hash::Hash;
 
 use super::board::Board;
 use super::castling::CastlingRights;
+use super::movegen;
 use super::piece::{Color, Role};
 use super::position::Position;
 use super::square::Square;
@@ -38,10 +39,10 @@ impl Position {
     fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let pawns = self.board.pieces(self.turn, Role::Pawn);
-        self.legal_moves()
-            .iter()
-            .any(|mv| mv.to == ep && pawns.contains(mv.from))
-            .then_some(ep)
+        movegen::any_legal(self, |from, targets, _| {
+            pawns.contains(from) && targets.contains(ep)
+        })
+        .then_some(ep)
     }
 }
 

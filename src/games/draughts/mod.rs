@@ -18,6 +18,7 @@ mod pdn;
 mod perft;
 mod piece;
 mod position;
+mod record;
 mod resolve;
 pub mod square;
 #[cfg(test)]
@@ -30,5 +31,6 @@ pub use pdn::{Outcome, PdnError, PdnGame, PdnMove, outcome, parse_pdn, result_te
 pub use perft::perft;
 pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;
+pub use record::Record;
 pub use resolve::Resolution;
 pub use square::Square;

@@ -98,6 +98,19 @@ impl Position {
     pub fn legal_moves(&self) -> Vec<Move> {
         generate(self, true)
     }
+
+    /// Whether the side to move has any legal move (12.2: without one it loses), without
+    /// listing them: a piece that can take, a man with an empty square diagonally ahead, or a
+    /// king with an empty square next to it.
+    pub fn has_legal_move(&self) -> bool {
+        let board = Padded::new(self);
+        board.takers() != 0 || board.can_step()
+    }
+
+    /// Whether nothing can be taken, so that the legal moves are the quiet ones (5.4, 5.9).
+    pub(super) fn is_quiet(&self) -> bool {
+        Padded::new(self).takers() == 0
+    }
 }
 
 /// Every legal move in the form `T`; `distinct` merges routes with the same key.
@@ -246,6 +259,15 @@ impl Padded {
         })
     }
 
+    /// Whether some piece has a quiet move: a man an empty square forward (5.4), a king an
+    /// empty square next to it in any direction (5.9).
+    fn can_step(&self) -> bool {
+        let men = forward(self.side)
+            .into_iter()
+            .any(|direction| Padded::step(self.own_men, direction) & self.empty != 0);
+        men || (0..4).any(|direction| Padded::step(self.own_kings, direction) & self.empty != 0)
+    }
+
     /// The number of quiet moves: men one step forward (5.4), kings any distance along an
     /// empty diagonal (5.9).
     fn quiet_count(&self) -> u64 {
@@ -298,6 +320,29 @@ fn steps<T: Route>(pos: &Position, out: &mut Vec<T>) {
             }
         }
     }
+}
+
+/// Whether `from`-`to` is one of the quiet moves [`steps`] lists: an own man one square
+/// diagonally forward onto an empty square (5.4), or an own king along an empty diagonal
+/// (5.9). Only the answer when nothing can be taken.
+pub(super) fn is_step(pos: &Position, from: u8, to: u8) -> bool {
+    let side = pos.side_to_move();
+    if pos.of(side) & bit(from) == 0 {
+        return false;
+    }
+    let empty = ALL_SQUARES & !pos.occupied();
+    if pos.kings() & bit(from) == 0 {
+        return forward(side)
+            .into_iter()
+            .any(|direction| ray(from, direction).first() == Some(&to))
+            && empty & bit(to) != 0;
+    }
+    (0..4).any(|direction| {
+        ray(from, direction)
+            .iter()
+            .take_while(|&&s| empty & bit(s) != 0)
+            .any(|&s| s == to)
+    })
 }
 
 /// A depth-first walk over the capture routes of one piece. Jumped pieces stay on the board
@@ -423,7 +468,9 @@ impl<F: FnMut(&[u8], &[u8], u64)> CaptureSearch<F> {
 #[cfg(test)]
 mod tests {
     use super::super::position::{Position, indices};
-    use super::{CaptureSearch, Compact, Majority, count_moves, generate, generate_into, steps};
+    use super::{
+        CaptureSearch, Compact, Majority, count_moves, generate, generate_into, is_step, steps,
+    };
 
     /// The moves as the plain definition gives them: the route search from every own piece,
     /// quiet moves only if no route takes anything.
@@ -459,6 +506,7 @@ mod tests {
             let count = count_moves(pos, distinct, &mut scratch);
             assert_eq!(count, want.len() as u64, "{}", pos.to_fen());
         }
+        check_shortcuts(pos);
         *nodes += 1;
         if depth == 0 {
             return;
@@ -467,6 +515,29 @@ mod tests {
             let mut next = pos.clone();
             next.play_indices(mv.from, mv.to, mv.taken);
             check_tree(&next, depth - 1, nodes);
+        }
+    }
+
+    /// The shortcuts of the referee agree with the move list: whether any move exists, and
+    /// which quiet moves are legal when nothing can be taken.
+    fn check_shortcuts(pos: &Position) {
+        let moves = generate::<Compact>(pos, true);
+        assert_eq!(pos.has_legal_move(), !moves.is_empty(), "{}", pos.to_fen());
+        let quiet = moves.iter().all(|m| m.taken == 0);
+        assert_eq!(pos.is_quiet(), quiet, "{}", pos.to_fen());
+        if !quiet {
+            return;
+        }
+        for from in 0..50 {
+            for to in 0..50 {
+                let listed = moves.iter().any(|m| (m.from, m.to) == (from, to));
+                assert_eq!(
+                    is_step(pos, from, to),
+                    listed,
+                    "{from} {to} {}",
+                    pos.to_fen()
+                );
+            }
         }
     }
 

@@ -97,6 +97,11 @@ impl Position {
         usize::try_from(mask.count_ones()).unwrap_or(usize::MAX)
     }
 
+    /// How many pieces of `kind` of both sides are on the board.
+    pub fn count_kind(&self, kind: PieceKind) -> usize {
+        Color::ALL.into_iter().map(|c| self.count(c, kind)).sum()
+    }
+
     /// Puts `piece` on `sq` (replacing what stood there), or clears it with `None`. Not
     /// public: a `Position` from outside comes from a FEN, which checks it.
     pub(super) fn set(&mut self, sq: Square, piece: Option<Piece>) {

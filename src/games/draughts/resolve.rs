@@ -3,6 +3,7 @@
 //! one legal move that fits, or to know why none does.
 
 use super::illegal::{self, Impossibility, Irregularity};
+use super::movegen;
 use super::moves::Move;
 use super::position::Position;
 use super::square::Square;
@@ -29,6 +30,15 @@ impl Position {
     /// as a set (the order of taking is free among equal routes, draughts 6.14); `Some(&[])`
     /// reports a move that took nothing.
     pub fn resolve(&self, from: Square, to: Square, captures: Option<&[Square]>) -> Resolution {
+        // Most moves of a game take nothing and could take nothing: then the one legal move
+        // that fits is the step itself, found without listing the others.
+        let reports_none = captures.is_none_or(<[Square]>::is_empty);
+        if reports_none
+            && self.is_quiet()
+            && movegen::is_step(self, from.bit_index(), to.bit_index())
+        {
+            return Resolution::Legal(Move::step(from, to));
+        }
         let legal = self.legal_moves();
         let mut fits: Vec<Move> = legal
             .iter()

@@ -9,6 +9,7 @@ use crate::referee::Article;
 use crate::referee::{Ruling, RulingKind};
 
 use super::name;
+use super::notation::Played;
 
 /// Moves by each side without a capture that draw once no hidden piece is left (6.5).
 const QUIET_MOVES_EACH: u32 = 40;
@@ -21,8 +22,8 @@ const REPETITIONS: usize = 3;
 struct Occurrence {
     key: RepetitionKey,
     seq: u64,
-    /// `move 12 e2-e4=R`.
-    played: String,
+    /// `move 12 e2-e4=R`; `None` for the start.
+    played: Option<Played>,
     mover: Color,
     /// Whether the move put the opponent's king in check.
     gave_check: bool,
@@ -37,9 +38,9 @@ pub struct DrawCounters {
     /// Half-moves without capture played from positions with no hidden piece (6.5).
     quiet_plies: u32,
     /// The last capture: seq and move.
-    last_capture: Option<(u64, String)>,
+    last_capture: Option<(u64, Played)>,
     /// The move that turned up the last hidden piece: seq and move.
-    last_hidden_gone: Option<(u64, String)>,
+    last_hidden_gone: Option<(u64, Played)>,
 }
 
 impl DrawCounters {
@@ -47,7 +48,7 @@ impl DrawCounters {
         let first = Occurrence {
             key: start.repetition_key(),
             seq: 0,
-            played: "the start".to_string(),
+            played: None,
             mover: start.side_to_move().other(),
             gave_check: false,
         };
@@ -63,18 +64,18 @@ impl DrawCounters {
     pub fn record(
         &mut self,
         seq: u64,
-        played: &str,
+        played: Played,
         before: &Position,
         after: &Position,
         gave_check: bool,
     ) {
-        let captured = piece_count(after) < piece_count(before);
+        let captured = after.piece_count() < before.piece_count();
         if captured {
-            self.last_capture = Some((seq, played.to_string()));
+            self.last_capture = Some((seq, played));
         }
         let had_hidden = before.hidden_count() > 0;
         if had_hidden && after.hidden_count() == 0 {
-            self.last_hidden_gone = Some((seq, played.to_string()));
+            self.last_hidden_gone = Some((seq, played));
         }
         // 6.5 counts only moves made with no hidden piece left on the board.
         self.quiet_plies = if captured || had_hidden {
@@ -88,7 +89,7 @@ impl DrawCounters {
         self.since_irreversible.push(Occurrence {
             key: after.repetition_key(),
             seq,
-            played: played.to_string(),
+            played: Some(played),
             mover: before.side_to_move(),
             gave_check,
         });
@@ -96,7 +97,7 @@ impl DrawCounters {
 
     /// The draw that arises by itself after a completed move, if any.
     pub fn automatic(&self, seq: u64, after: &Position) -> Option<Ruling> {
-        if self.occurrences().len() >= REPETITIONS {
+        if self.repeated() {
             return Some(self.repetition(seq));
         }
         if after.is_dead_position() {
@@ -109,7 +110,7 @@ impl DrawCounters {
     pub fn claim(&self, seq: u64, side: Side, claim: ClaimKind, pos: &Position) -> Ruling {
         match claim {
             ClaimKind::Repetition | ClaimKind::PerpetualCheck => {
-                if self.occurrences().len() >= REPETITIONS {
+                if self.repeated() {
                     return self.repetition(seq);
                 }
                 self.repetition_rejected(seq, side, claim)
@@ -137,6 +138,16 @@ impl DrawCounters {
                 ),
             ),
         }
+    }
+
+    /// Whether the current position has occurred the times that draw (6.4); counted without
+    /// collecting the occurrences, which only a ruling names.
+    fn repeated(&self) -> bool {
+        let Some(last) = self.since_irreversible.last() else {
+            return false;
+        };
+        let same = self.since_irreversible.iter().filter(|o| o.key == last.key);
+        same.count() >= REPETITIONS
     }
 
     /// Every occurrence of the current position since the last irreversible move.
@@ -286,9 +297,9 @@ fn with(mut seqs: Vec<u64>, seq: u64) -> Vec<u64> {
 fn occurrence_list(seen: &[&Occurrence]) -> String {
     let parts: Vec<String> = seen
         .iter()
-        .map(|o| match o.seq {
-            0 => o.played.clone(),
-            s => format!("{} (event {s})", o.played),
+        .map(|o| match (o.seq, o.played) {
+            (0, _) | (_, None) => "the start".to_string(),
+            (s, Some(played)) => format!("{played} (event {s})"),
         })
         .collect();
     parts.join(", ")
@@ -333,10 +344,6 @@ fn squares(pos: &Position) -> impl Iterator<Item = Square> + '_ {
     (0..64)
         .filter_map(Square::from_index)
         .filter(|s| pos.piece_at(*s).is_some())
-}
-
-fn piece_count(pos: &Position) -> usize {
-    squares(pos).count()
 }
 
 fn hidden_squares(pos: &Position) -> String {

@@ -15,6 +15,7 @@ use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Stat
 use crate::referee::Article;
 
 use self::draws::DrawCounters;
+use self::notation::Played;
 use self::reveal::PendingMove;
 use self::shuffle::Shuffle;
 use super::{Ruling, RulingKind, SetupError};
@@ -145,48 +146,48 @@ impl ChessGjqTable {
         to: Square,
         promotion: Option<char>,
     ) -> Vec<Ruling> {
-        let played = format!("{from}-{to}");
+        // Only a ruling names the move as reported; most moves get none.
+        let played = || format!("{from}-{to}");
         if let Some(overdue) = self.overdue_on_move(seq, side) {
             return vec![overdue];
         }
         if self.position.piece_at(from).is_none() {
-            return vec![self.empty_square(seq, side, from, &played)];
+            return vec![self.empty_square(seq, side, from, &played())];
         }
         if side != self.side_to_move() {
-            return vec![self.out_of_turn(seq, side, &played)];
+            return vec![self.out_of_turn(seq, side, &played())];
         }
         let promotion = promotion.and_then(Role::from_char);
         match self.position.check_move(from, to, promotion) {
             Ok(mv) => self.play(seq, side, mv),
-            Err(Illegal::EmptySquare { .. }) => vec![self.empty_square(seq, side, from, &played)],
-            Err(why) => vec![self.illegal(seq, side, &played, &why)],
+            Err(Illegal::EmptySquare { .. }) => {
+                vec![self.empty_square(seq, side, from, &played())]
+            }
+            Err(why) => vec![self.illegal(seq, side, &played(), &why)],
         }
     }
 
     fn play(&mut self, seq: u64, side: Side, mv: Move) -> Vec<Ruling> {
         let before = self.position.clone();
-        let number = self.move_number(side);
+        let played = Played::new(&before, mv, side);
         self.position.play(mv);
         match self.position.pending_reveal() {
             Some(square) => {
-                self.pending = Some(PendingMove::new(seq, side, square, &before, mv, number));
+                self.pending = Some(PendingMove::new(seq, side, square, before, played));
                 Vec::new()
             }
-            None => {
-                let text = notation::coordinate(&before, mv, None);
-                self.complete(seq, side, &before, &format!("{number} {text}"))
-            }
+            None => self.complete(seq, side, &before, played),
         }
     }
 
     /// A move is complete (after its reveal, if any): mate, stalemate, then the draw rules.
-    fn complete(&mut self, seq: u64, side: Side, before: &Position, played: &str) -> Vec<Ruling> {
+    fn complete(&mut self, seq: u64, side: Side, before: &Position, played: Played) -> Vec<Ruling> {
         let gives_check = self.position.in_check();
         self.draws
             .record(seq, played, before, &self.position, gives_check);
         match self.position.status() {
-            Status::Checkmate => return vec![self.checkmate(seq, side, played)],
-            Status::Stalemate => return vec![self.stalemate(seq, played)],
+            Status::Checkmate => return vec![self.checkmate(seq, side, &played)],
+            Status::Stalemate => return vec![self.stalemate(seq, &played)],
             Status::Ongoing => {}
         }
         self.draws
@@ -265,7 +266,7 @@ impl ChessGjqTable {
         )
     }
 
-    fn checkmate(&self, seq: u64, winner: Side, played: &str) -> Ruling {
+    fn checkmate(&self, seq: u64, winner: Side, played: &Played) -> Ruling {
         let loser = winner.opponent();
         let text = format!(
             "after {}'s {played} at event {seq}, {}'s king is in check and {} has no legal \
@@ -285,7 +286,7 @@ impl ChessGjqTable {
         )
     }
 
-    fn stalemate(&self, seq: u64, played: &str) -> Ruling {
+    fn stalemate(&self, seq: u64, played: &Played) -> Ruling {
         let stuck = self.side_to_move();
         let text = format!(
             "after {played} at event {seq}, {} is not in check but has no legal move \

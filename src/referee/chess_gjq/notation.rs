@@ -1,39 +1,112 @@
 //! Coordinate notation of a move with its reveal, as justifications write it (chess_gjq 9.3):
 //! `e2-e4=R` (the hidden piece turned out a rook), `0-0=N`, `c5xd6 ep`, `e7-e8=Q`.
 
-use crate::games::chess_gjq::{CastlingSide, Move, Position, Role};
+use std::fmt;
 
-/// `from-to` or `fromxto`, castling as `0-0`/`0-0-0`, `ep` for an en-passant capture, and
-/// `=X` for what a hidden piece turned out (or a pawn became). `before` is the position the
-/// move was played in.
-pub fn coordinate(before: &Position, mv: Move, revealed: Option<Role>) -> String {
-    let mut text = body(before, mv);
-    if let Some(role) = revealed.or(mv.promotion) {
-        text.push('=');
-        text.push(role.upper_char());
-    }
-    text
+use crate::event::Side;
+use crate::games::chess_gjq::{CastlingSide, Move, Position, Role, Square};
+
+/// A completed move as the rulings name it (`move 12... e2-e4=R`), kept as data: most moves
+/// are never named in a ruling, so the text is written only when one is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The scoresheet's move number, and whether black made the move (`move 12...`).
+    number: u32,
+    by_black: bool,
+    body: Body,
+    /// The promotion the move itself named.
+    promotion: Option<Role>,
+    /// What the reveal turned the hidden mover up as, and the promotion it named.
+    revealed: Option<(Role, Option<Role>)>,
 }
 
-fn body(before: &Position, mv: Move) -> String {
-    let color = before.side_to_move();
-    let king = before.moves_as(mv.from) == Some(Role::King);
-    match king
-        .then(|| CastlingSide::of_king_move(color, mv.from, mv.to))
-        .flatten()
-    {
-        Some(CastlingSide::KingSide) => return "0-0".to_string(),
-        Some(CastlingSide::QueenSide) => return "0-0-0".to_string(),
-        None => {}
+impl Played {
+    /// `mv` by `side`, played in `before`.
+    pub fn new(before: &Position, mv: Move, side: Side) -> Played {
+        Played {
+            number: before.fullmove_number(),
+            by_black: side == Side::Second,
+            body: Body::of(before, mv),
+            promotion: mv.promotion,
+            revealed: None,
+        }
     }
-    let pawn = before.moves_as(mv.from) == Some(Role::Pawn);
-    let en_passant = pawn && mv.from.file() != mv.to.file() && before.piece_at(mv.to).is_none();
-    if en_passant {
-        format!("{}x{} ep", mv.from, mv.to)
-    } else if before.piece_at(mv.to).is_some() {
-        format!("{}x{}", mv.from, mv.to)
-    } else {
-        format!("{}-{}", mv.from, mv.to)
+
+    /// The same move completed by its reveal as `role` (promoted to `promotion`).
+    pub fn revealed(self, role: Role, promotion: Option<Role>) -> Played {
+        Played {
+            revealed: Some((role, promotion)),
+            ..self
+        }
+    }
+}
+
+/// `move 12 e2-e4`, `move 12... 0-0=N`, `move 3 e7-e8=Q`.
+impl fmt::Display for Played {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dots = if self.by_black { "..." } else { "" };
+        write!(f, "move {}{dots} {}", self.number, self.body)?;
+        if let Some(role) = self.promotion {
+            write!(f, "={}", role.upper_char())?;
+        }
+        match self.revealed {
+            Some((role, Some(p))) => write!(f, "={}={}", role.upper_char(), p.upper_char()),
+            Some((role, None)) => write!(f, "={}", role.upper_char()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A move's squares as coordinate notation writes them, without what follows `=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Body {
+    Castle(CastlingSide),
+    /// `from-to`; `fromxto` for a capture; `fromxto ep` for en passant.
+    Squares {
+        from: Square,
+        to: Square,
+        capture: bool,
+        en_passant: bool,
+    },
+}
+
+impl Body {
+    fn of(before: &Position, mv: Move) -> Body {
+        let color = before.side_to_move();
+        let role = before.moves_as(mv.from);
+        let castle = (role == Some(Role::King))
+            .then(|| CastlingSide::of_king_move(color, mv.from, mv.to))
+            .flatten();
+        if let Some(side) = castle {
+            return Body::Castle(side);
+        }
+        let occupied = before.piece_at(mv.to).is_some();
+        let en_passant = role == Some(Role::Pawn) && mv.from.file() != mv.to.file() && !occupied;
+        Body::Squares {
+            from: mv.from,
+            to: mv.to,
+            capture: occupied || en_passant,
+            en_passant,
+        }
+    }
+}
+
+impl fmt::Display for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Body::Castle(CastlingSide::KingSide) => f.write_str("0-0"),
+            Body::Castle(CastlingSide::QueenSide) => f.write_str("0-0-0"),
+            Body::Squares {
+                from,
+                to,
+                capture,
+                en_passant,
+            } => {
+                let sep = if capture { 'x' } else { '-' };
+                let ep = if en_passant { " ep" } else { "" };
+                write!(f, "{from}{sep}{to}{ep}")
+            }
+        }
     }
 }
 
@@ -55,7 +128,7 @@ pub fn chinese_name(role: Role) -> &'static str {
 /// `×` for a capture, `0-0`/`0-0-0` for castling, `ep` for en passant, `=后` for a
 /// promotion. [`chinese_reveal`] gives what the reveal adds (`车` in `e2-e4车`).
 pub fn chinese(before: &Position, mv: Move) -> String {
-    let body = body(before, mv).replace('x', "×");
+    let body = Body::of(before, mv).to_string().replace('x', "×");
     if body.starts_with('0') {
         return body;
     }

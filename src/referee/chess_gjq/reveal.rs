@@ -3,10 +3,11 @@
 //! a reveal that is late.
 
 use crate::event::Side;
-use crate::games::chess_gjq::{Move, Position, RevealError, Role, Square};
+use crate::games::chess_gjq::{Position, RevealError, Role, Square};
 use crate::referee::Article;
 
-use super::{ChessGjqTable, name, notation};
+use super::notation::Played;
+use super::{ChessGjqTable, name};
 use crate::referee::{Ruling, RulingKind};
 
 /// A hidden piece's move that waits for its reveal.
@@ -19,9 +20,8 @@ pub struct PendingMove {
     square: Square,
     /// The position the move was played in, for notation and the draw counters.
     before: Position,
-    mv: Move,
-    /// `move 12` / `move 12...`.
-    number: String,
+    /// `move 12 e2-e4`, completed with the reveal.
+    played: Played,
     /// Whether the late reveal has been reported at a clock press already.
     late_reported: bool,
 }
@@ -31,29 +31,22 @@ impl PendingMove {
         seq: u64,
         side: Side,
         square: Square,
-        before: &Position,
-        mv: Move,
-        number: String,
+        before: Position,
+        played: Played,
     ) -> PendingMove {
         PendingMove {
             seq,
             side,
             square,
-            before: before.clone(),
-            mv,
-            number,
+            before,
+            played,
             late_reported: false,
         }
     }
 
     /// `move 1 e2-e4 (event 2)`.
     fn described(&self) -> String {
-        format!(
-            "{} {} (event {})",
-            self.number,
-            notation::coordinate(&self.before, self.mv, None),
-            self.seq
-        )
+        format!("{} (event {})", self.played, self.seq)
     }
 }
 
@@ -84,15 +77,8 @@ impl ChessGjqTable {
         let Some(pending) = self.pending.take() else {
             return Vec::new();
         };
-        let shown = promotion.map_or(role.upper_char().to_string(), |p| {
-            format!("{}={}", role.upper_char(), p.upper_char())
-        });
-        let text = format!(
-            "{} {}={shown}",
-            pending.number,
-            notation::coordinate(&pending.before, pending.mv, None)
-        );
-        self.complete(seq, pending.side, &pending.before, &text)
+        let played = pending.played.revealed(role, promotion);
+        self.complete(seq, pending.side, &pending.before, played)
     }
 
     /// Turning up a piece in place, or before it moves, loses (chess_gjq 5.5).

@@ -4,18 +4,18 @@
 mod correction;
 mod draw_counts;
 mod policy;
+mod repetition;
 mod time;
 mod touch;
 
-use std::collections::HashMap;
-
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
-use crate::games::draughts::{Color, Irregularity, Move, Position, Resolution, Square};
+use crate::games::draughts::{Color, Irregularity, Move, Position, Record, Resolution, Square};
 use crate::referee::Article;
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
+use self::repetition::Positions;
 use self::touch::Touch;
 use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 
@@ -23,18 +23,17 @@ use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
-    /// Seqs of the moves after which each position stood (0 = the start).
-    seen: HashMap<Position, Vec<u64>>,
+    /// The positions that may still recur, and after which moves they stood.
+    seen: Positions,
     counts: DrawCounts,
-    /// The moves that stand, in order: a move voided by a correction leaves with the rest
-    /// of the state it is restored from.
-    played: Vec<Move>,
+    /// The start and the moves that stand, in order: a move voided by a correction leaves
+    /// with the rest of the state it is restored from.
+    played: Record,
 }
 
 /// The draughts part of a referee.
 #[derive(Clone, Debug)]
 pub struct DraughtsTable {
-    start: Position,
     game: Game,
     pending: Option<Pending>,
     /// 5.11: the movable piece the side to move touched, until its move; and the last touch
@@ -47,13 +46,12 @@ impl DraughtsTable {
     pub fn new(header: &Header) -> Result<DraughtsTable, SetupError> {
         let position = super::start_position::<Position>(header)?;
         let game = Game {
-            seen: HashMap::from([(position.clone(), vec![0])]),
+            seen: Positions::new(&position),
             counts: DrawCounts::at_start(&position),
-            played: Vec::new(),
+            played: Record::new(position.clone()),
             position,
         };
         Ok(DraughtsTable {
-            start: game.position.clone(),
             game,
             pending: None,
             touch: None,
@@ -70,8 +68,8 @@ impl DraughtsTable {
     }
 
     /// The start position and the moves that stand on the board, in order.
-    pub fn record(&self) -> (&Position, &[Move]) {
-        (&self.start, &self.game.played)
+    pub fn record(&self) -> &Record {
+        &self.game.played
     }
 
     /// An event judged as it stands, whatever was touched before it.
@@ -221,13 +219,10 @@ impl DraughtsTable {
         let before = self.game.position.clone();
         self.game.position.play(mv);
         let game = &mut self.game;
-        game.seen
-            .entry(game.position.clone())
-            .or_default()
-            .push(seq);
+        game.seen.record(seq, &before, &game.position);
         game.counts
             .record(seq, mv, by_king, &before, &game.position);
-        game.played.push(mv.clone());
+        game.played.push(mv);
     }
 
     fn game_end(&self, seq: u64, mv: &Move) -> Option<Ruling> {
@@ -241,7 +236,7 @@ impl DraughtsTable {
     fn no_moves(&self, seq: u64, mv: &Move) -> Option<Ruling> {
         let pos = &self.game.position;
         let loser = pos.side_to_move();
-        if !pos.legal_moves().is_empty() {
+        if pos.has_legal_move() {
             return None;
         }
         let why = if pos.pieces().any(|(_, p)| p.color == loser) {
@@ -266,14 +261,14 @@ impl DraughtsTable {
 
     /// 12.3.1: the same position for the third time with the same player to move.
     fn repetition(&self, seq: u64) -> Option<Ruling> {
-        let seqs = self.game.seen.get(&self.game.position)?;
-        if seqs.len() < 3 {
+        if self.game.seen.count(&self.game.position) < 3 {
             return None;
         }
+        let seqs = self.game.seen.seqs(&self.game.position);
         let text = format!(
             "the position {} stood {}: the third time with {} to move, a draw (draughts 12.3.1)",
             self.fen(),
-            occurrences(seqs),
+            occurrences(&seqs),
             self.game.position.side_to_move().name()
         );
         let evidence = seqs.iter().copied().filter(|&s| s > 0).collect();
@@ -369,12 +364,7 @@ impl DraughtsTable {
     }
 
     fn reject_repetition(&self, seq: u64, side: Side) -> Ruling {
-        let seqs = self
-            .game
-            .seen
-            .get(&self.game.position)
-            .cloned()
-            .unwrap_or_default();
+        let seqs = self.game.seen.seqs(&self.game.position);
         let why = format!(
             "the position {} has stood {} ({}), not three times",
             self.fen(),
