@@ -327,3 +327,22 @@ fn fen_hash_and_key_survive_random_play() {
         assert_eq!(p.piece_at(p.general(p.side_to_move())), Some(general));
     }
 }
+
+#[test]
+fn has_legal_move_agrees_with_the_full_list() {
+    let ends = [
+        "3k5/9/9/9/9/9/9/9/4R4/3RK4 b",
+        "3k5/R8/9/9/9/9/9/9/9/4K4 b",
+        "3k5/3P5/9/9/9/9/9/9/9/4K4 b",
+    ];
+    let mut positions = random_positions(5, 10);
+    positions.extend(ends.map(pos));
+    for p in positions {
+        assert_eq!(
+            p.has_legal_move(),
+            !p.legal_moves().is_empty(),
+            "{}",
+            p.to_fen()
+        );
+    }
+}
