@@ -346,3 +346,22 @@ fn has_legal_move_agrees_with_the_full_list() {
         );
     }
 }
+
+#[test]
+fn captures_and_recaptures_agree_with_the_full_list() {
+    for p in random_positions(13, 10) {
+        let legal = p.legal_moves();
+        let captures: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| p.piece_at(m.to).is_some())
+            .collect();
+        assert_eq!(p.legal_captures(), captures, "{}", p.to_fen());
+        for m in captures {
+            let mut after = p.clone();
+            after.play(m);
+            let expected = after.legal_moves().iter().any(|r| r.to == m.to);
+            assert_eq!(p.recapture_possible(m), expected, "{m} in {}", p.to_fen());
+        }
+    }
+}
