@@ -348,10 +348,11 @@ impl Position {
                 file: general.file(),
             });
         }
-        let by = after.attackers(general, side.opponent());
-        if by.is_empty() {
+        // The cheap yes-or-no first: the attackers are listed only for the message.
+        if !after.general_attacked(general, side.opponent()) {
             return Ok(());
         }
+        let by = after.attackers(general, side.opponent());
         let kinds = by.iter().filter_map(|&s| after.piece_at(s)).map(|p| p.kind);
         let pieces = kinds.collect();
         Err(Illegal::LeavesGeneralInCheck {

@@ -5,6 +5,9 @@ use super::moves::Move;
 use super::position::Position;
 use super::square::Square;
 
+/// A chariot or cannon in the open reaches 17 points, more than any other piece.
+const MOST_MOVES_OF_A_PIECE: usize = 17;
+
 /// What a legality test needs to know about the mover's general, computed once per
 /// position rather than once per move.
 #[derive(Clone, Copy)]
@@ -20,6 +23,29 @@ impl Position {
         let mut moves = Vec::with_capacity(64);
         scratch.legal_into(&mut moves);
         moves
+    }
+
+    /// Whether the side to move has any legal move: enough for mate and stalemate, and
+    /// found after a piece or two in almost every position, where the full list would
+    /// test every move of every piece.
+    pub fn has_legal_move(&self) -> bool {
+        let mut scratch = self.clone();
+        let guard = Guard {
+            general: self.general(self.side),
+            in_check: self.in_check(),
+        };
+        let mut moves = Vec::with_capacity(MOST_MOVES_OF_A_PIECE);
+        for (cell, i) in self.board.iter().zip(0u8..) {
+            let Some(piece) = cell.filter(|p| p.color == self.side) else {
+                continue;
+            };
+            moves.clear();
+            self.piece_moves(Square::at(i), piece.kind, &mut moves);
+            if moves.iter().any(|&mv| scratch.is_safe(mv, guard)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the side to move may play `mv`.

@@ -22,7 +22,8 @@ impl Position {
         }
     }
 
-    fn piece_moves(&self, from: Square, kind: PieceKind, out: &mut Vec<Move>) {
+    /// Appends the pseudo-legal moves of the piece of `kind` on `from` (of the side to move).
+    pub(super) fn piece_moves(&self, from: Square, kind: PieceKind, out: &mut Vec<Move>) {
         match kind {
             PieceKind::General => self.general_moves(from, out),
             PieceKind::Advisor => self.advisor_moves(from, out),

@@ -69,6 +69,12 @@ impl Position {
         }
     }
 
+    /// Whether `other` is the same position for repetition (xiangqi 25.1): the same board
+    /// and side to move, whatever the counters. `repetition_key` compared, without copies.
+    pub fn same_for_repetition(&self, other: &Position) -> bool {
+        self.side == other.side && self.board == other.board
+    }
+
     /// A 64-bit hash of board and side to move, maintained move by move. Equal positions
     /// have equal hashes; equal hashes only suggest equal positions.
     pub fn zobrist(&self) -> u64 {
@@ -90,6 +96,28 @@ impl Position {
         }
         self.pass_turn(captured.is_some());
         captured
+    }
+
+    /// Takes back `mv`, the last move played, which captured nothing: the position before
+    /// it, counters and hash included. A history without captures is rebuilt backwards this
+    /// way instead of keeping every position. Does nothing unless `mv.to` holds a piece and
+    /// `mv.from` is empty, as after such a move.
+    pub fn unplay_quiet(&mut self, mv: Move) {
+        let Some(piece) = self.piece_at(mv.to) else {
+            return;
+        };
+        if self.piece_at(mv.from).is_some() {
+            return;
+        }
+        self.take_back(mv, None);
+        self.zobrist ^= zobrist::piece_key(piece, mv.from)
+            ^ zobrist::piece_key(piece, mv.to)
+            ^ zobrist::BLACK_TO_MOVE;
+        self.side = self.side.opponent();
+        if self.side == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_sub(1);
+        }
+        self.halfmove_clock = self.halfmove_clock.saturating_sub(1);
     }
 
     /// Hands the turn over and advances the counters.
@@ -173,6 +201,23 @@ mod tests {
         assert_eq!(pos.repetition_key(), start.repetition_key());
         assert_eq!(pos.zobrist(), start.zobrist());
         assert_ne!(pos.fullmove_number(), start.fullmove_number());
+    }
+
+    #[test]
+    fn unplay_quiet_restores_everything() {
+        let mut pos = Position::startpos();
+        let mut seen = vec![pos.to_fen()];
+        for text in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+            pos.play(mv(text));
+            seen.push(pos.to_fen());
+        }
+        for text in ["i9h9", "h0g2", "h9g7", "h2e2"] {
+            seen.pop();
+            pos.unplay_quiet(mv(text));
+            assert_eq!(Some(&pos.to_fen()), seen.last(), "{text}");
+            assert_eq!(pos.zobrist(), pos.compute_zobrist(), "{text}");
+        }
+        assert!(pos.same_for_repetition(&Position::startpos()));
     }
 
     #[test]

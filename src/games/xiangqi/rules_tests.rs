@@ -327,3 +327,41 @@ fn fen_hash_and_key_survive_random_play() {
         assert_eq!(p.piece_at(p.general(p.side_to_move())), Some(general));
     }
 }
+
+#[test]
+fn has_legal_move_agrees_with_the_full_list() {
+    let ends = [
+        "3k5/9/9/9/9/9/9/9/4R4/3RK4 b",
+        "3k5/R8/9/9/9/9/9/9/9/4K4 b",
+        "3k5/3P5/9/9/9/9/9/9/9/4K4 b",
+    ];
+    let mut positions = random_positions(5, 10);
+    positions.extend(ends.map(pos));
+    for p in positions {
+        assert_eq!(
+            p.has_legal_move(),
+            !p.legal_moves().is_empty(),
+            "{}",
+            p.to_fen()
+        );
+    }
+}
+
+#[test]
+fn captures_and_recaptures_agree_with_the_full_list() {
+    for p in random_positions(13, 10) {
+        let legal = p.legal_moves();
+        let captures: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| p.piece_at(m.to).is_some())
+            .collect();
+        assert_eq!(p.legal_captures(), captures, "{}", p.to_fen());
+        for m in captures {
+            let mut after = p.clone();
+            after.play(m);
+            let expected = after.legal_moves().iter().any(|r| r.to == m.to);
+            assert_eq!(p.recapture_possible(m), expected, "{m} in {}", p.to_fen());
+        }
+    }
+}

@@ -16,7 +16,7 @@ pub enum Status {
 impl Position {
     /// Ongoing, checkmated or stalemated. Both endings lose for the side to move.
     pub fn status(&self) -> Status {
-        if !self.legal_moves().is_empty() {
+        if self.has_legal_move() {
             Status::Ongoing
         } else if self.in_check() {
             Status::Checkmate

@@ -31,8 +31,12 @@ impl Position {
     /// The legal captures of the side to move. A pinned piece or a blocked horse does not
     /// appear: only captures it may really make.
     pub fn legal_captures(&self) -> Vec<Move> {
-        let mut moves = self.legal_moves();
+        // The legal moves' order, but only captures tested for the general's safety.
+        let mut moves = Vec::with_capacity(16);
+        self.pseudo_moves(&mut moves);
         moves.retain(|mv| self.piece_at(mv.to).is_some());
+        let mut scratch = self.clone();
+        moves.retain(|&mv| scratch.keeps_general_safe(mv));
         moves
     }
 
@@ -72,7 +76,12 @@ impl Position {
     pub fn recapture_possible(&self, mv: Move) -> bool {
         let mut after = self.clone();
         after.play(mv);
-        after.legal_moves().iter().any(|reply| reply.to == mv.to)
+        // The pieces that reach `mv.to` by their movement rules are exactly the pseudo-legal
+        // captures there (tested in rules_tests); only those need the safety test.
+        let takers = after.attackers(mv.to, after.side);
+        takers
+            .into_iter()
+            .any(|from| after.keeps_general_safe(Move::new(from, mv.to)))
     }
 
     /// Whether `color` has a piece that can cross the river (chariot, horse, cannon or

@@ -148,7 +148,8 @@ pub fn classify(
     let mut notes = Vec::new();
     let mut soldier = None;
     for m in &fresh {
-        match counted(&threat, *m).and_then(|chase| not_an_offer(after, *m, chase)) {
+        let chase = counted(&threat, *m).map_err(|why| why.to_string());
+        match chase.and_then(|chase| not_an_offer(after, *m, chase)) {
             Ok(chase) if chase.attacker_kind == PieceKind::Soldier => {
                 soldier.get_or_insert(chase);
             }
@@ -161,7 +162,7 @@ pub fn classify(
     let offered = |c: &Chase| {
         let direct = Move::new(c.attacker, c.target);
         threat.piece_at(c.attacker).map(|p| p.kind) == Some(c.attacker_kind)
-            && not_an_offer(after, direct, c.clone()).is_err()
+            && offer(after, direct, c).is_some()
     };
     if let Some(chase) = new_series_wins(before, earlier, &threat)
         .into_iter()
@@ -316,12 +317,13 @@ fn mates_by_checks(pos: &Position, m: Move, checks: u32) -> bool {
     if !next.in_check() {
         return false;
     }
-    let replies = next.legal_moves();
-    if replies.is_empty() {
-        return true;
+    // The last check of the series needs only whether a reply exists, not the replies.
+    if checks <= 1 {
+        return !next.has_legal_move();
     }
-    checks > 1
-        && replies.iter().all(|&r| {
+    let replies = next.legal_moves();
+    replies.is_empty()
+        || replies.iter().all(|&r| {
             let mut after = next.clone();
             after.play(r);
             after
@@ -350,24 +352,20 @@ fn new_captures(before: &Position, mv: Move, threat: &Position) -> Vec<Move> {
 /// The capture `m` as a chase, if it counts: not by the general (27.1), of a piece that
 /// counts (25.3), which is unprotected or worth more than its attacker (28.3). Otherwise why
 /// it does not count. A soldier's chase is returned too: the caller names it (27.2).
-fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
+fn counted(pos: &Position, m: Move) -> Result<Chase, Uncounted> {
     let (Some(attacker), Some(target)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
-        return Err(format!("{m} is no capture"));
+        return Err(Uncounted::NoCapture(m));
     };
-    let what = format!(
-        "the {} on {} attacks the {} on {}",
-        attacker.kind.name(),
-        m.from,
-        target.kind.name(),
-        m.to
-    );
+    let attack = Attack {
+        m,
+        attacker: attacker.kind,
+        target: target.kind,
+    };
     if attacker.kind == PieceKind::General {
-        return Err(format!(
-            "{what}, but an attack by the general alone counts as idle (27.1)"
-        ));
+        return Err(Uncounted::ByGeneral(attack));
     }
     if !piece_counts(target.color, target.kind, m.to) {
-        return Err(format!("{what}, which does not count as a piece (25.3)"));
+        return Err(Uncounted::NotAPiece(attack));
     }
     let higher = match attacker.kind {
         PieceKind::Horse | PieceKind::Cannon => target.kind == PieceKind::Chariot,
@@ -384,9 +382,7 @@ fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
     } else if unprotected() {
         Why::Unprotected
     } else {
-        return Err(format!(
-            "{what}, which is protected: taking it would be an exchange, not a win (28.3)"
-        ));
+        return Err(Uncounted::Protected(attack));
     };
     Ok(Chase {
         attacker: m.from,
@@ -396,6 +392,59 @@ fn counted(pos: &Position, m: Move) -> Result<Chase, String> {
         why,
         via: None,
     })
+}
+
+/// A capture by one piece of another.
+#[derive(Clone, Copy, Debug)]
+struct Attack {
+    m: Move,
+    attacker: PieceKind,
+    target: PieceKind,
+}
+
+/// Why a capture is no chase: data, written out only when a ruling's note needs it (the
+/// judgment weighs many captures whose reasons no ruling names).
+#[derive(Clone, Copy, Debug)]
+enum Uncounted {
+    NoCapture(Move),
+    /// 27.1: an attack by the general alone is idle.
+    ByGeneral(Attack),
+    /// 25.3: the general, and a soldier on its own side of the river, are no pieces.
+    NotAPiece(Attack),
+    /// 28.3: taking a protected piece of no higher value is an exchange, not a win.
+    Protected(Attack),
+}
+
+impl fmt::Display for Attack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the {} on {} attacks the {} on {}",
+            self.attacker.name(),
+            self.m.from,
+            self.target.name(),
+            self.m.to
+        )
+    }
+}
+
+impl fmt::Display for Uncounted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Uncounted::NoCapture(m) => write!(f, "{m} is no capture"),
+            Uncounted::ByGeneral(a) => write!(
+                f,
+                "{a}, but an attack by the general alone counts as idle (27.1)"
+            ),
+            Uncounted::NotAPiece(a) => {
+                write!(f, "{a}, which does not count as a piece (25.3)")
+            }
+            Uncounted::Protected(a) => write!(
+                f,
+                "{a}, which is protected: taking it would be an exchange, not a win (28.3)"
+            ),
+        }
+    }
 }
 
 /// The value of a piece for exchanges (xiangqi 25.3): a chariot is worth two horses, two
@@ -415,30 +464,55 @@ fn value(kind: PieceKind) -> u32 {
 /// attacker of lesser value that nothing protects is simply given away (献). Both are idle
 /// moves (xiangqi 25.2). `after` is the position after the move, the chased side to move.
 fn not_an_offer(after: &Position, m: Move, chase: Chase) -> Result<Chase, String> {
-    let Ok(take_first) = after.check_move(m.to, m.from) else {
-        return Ok(chase);
+    match offer(after, m, &chase) {
+        None => Ok(chase),
+        Some((take_first, kind)) => {
+            let (a, t) = (chase.attacker_kind, chase.target_kind);
+            let what = format!(
+                "the {} on {} attacks the {} on {}, which can take it first ({})",
+                a.name(),
+                m.from,
+                t.name(),
+                m.to,
+                take_first
+            );
+            Err(match kind {
+                Offer::Exchange => format!("{what}: an offer to exchange (兑), idle (25.2)"),
+                Offer::Sacrifice => format!("{what}: a sacrifice (献), idle (25.2)"),
+                Offer::GivenAway => {
+                    format!("{what}, and nothing takes back: a sacrifice (献), idle (25.2)")
+                }
+            })
+        }
+    }
+}
+
+/// How an attack that the chased piece can answer by taking the attacker is offered.
+#[derive(Clone, Copy, Debug)]
+enum Offer {
+    /// Attacker and target of equal value (兑).
+    Exchange,
+    /// An attacker worth more (献).
+    Sacrifice,
+    /// An attacker worth less that nothing protects (献).
+    GivenAway,
+}
+
+/// Whether the chase `m` is an offer (see [`not_an_offer`]): the capture of the attacker
+/// that makes it one, and which offer. Words are left to the caller that needs them.
+fn offer(after: &Position, m: Move, chase: &Chase) -> Option<(Move, Offer)> {
+    let take_first = after.check_move(m.to, m.from).ok()?;
+    let (a, t) = (value(chase.attacker_kind), value(chase.target_kind));
+    let kind = if a == t {
+        Offer::Exchange
+    } else if a > t {
+        Offer::Sacrifice
+    } else if !after.recapture_possible(take_first) {
+        Offer::GivenAway
+    } else {
+        return None;
     };
-    let (a, t) = (chase.attacker_kind, chase.target_kind);
-    let what = format!(
-        "the {} on {} attacks the {} on {}, which can take it first ({})",
-        a.name(),
-        m.from,
-        t.name(),
-        m.to,
-        take_first
-    );
-    if value(a) == value(t) {
-        return Err(format!("{what}: an offer to exchange (兑), idle (25.2)"));
-    }
-    if value(a) > value(t) {
-        return Err(format!("{what}: a sacrifice (献), idle (25.2)"));
-    }
-    if !after.recapture_possible(take_first) {
-        return Err(format!(
-            "{what}, and nothing takes back: a sacrifice (献), idle (25.2)"
-        ));
-    }
-    Ok(chase)
+    Some((take_first, kind))
 }
 
 /// Xiangqi 25.3: every piece but the general counts; a soldier only once across the river.

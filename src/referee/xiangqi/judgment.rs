@@ -28,7 +28,8 @@ pub fn judge_cycle(history: &History, cycle: &Cycle) -> Judgment {
     let mut classes: [Vec<Class>; 2] = [Vec::new(), Vec::new()];
     let mut moves = Vec::new();
     let mut evidence = Vec::new();
-    for around in history.moves_since(cycle.start) {
+    let stretch = history.since(cycle.start);
+    for around in stretch.moves() {
         let (ply, before) = (around.ply, around.before);
         let class = classify(before, ply.mv, around.after, around.earlier);
         moves.push(format!(

@@ -33,8 +33,8 @@ pub struct XiangqiTable {
     position: Position,
     /// Boxed to keep the referee's table enum small: positions live on the heap anyway.
     history: Box<History>,
-    /// Seq and words of the last capture, for the move-limit text.
-    last_capture: Option<(u64, String)>,
+    /// The last capture, for the move-limit text.
+    last_capture: Option<LastCapture>,
     /// Single moves without capture the start FEN counted already.
     start_clock: u32,
     limit: MoveLimit,
@@ -47,6 +47,16 @@ pub struct XiangqiTable {
     procedure: Procedure,
     /// Under the arbiter procedure: the order to vary and the claimable draws that stand.
     standing: Box<Standing>,
+}
+
+/// The last capture: its seq, and the move with the position it was played in, from which
+/// its words are written when a ruling needs them.
+#[derive(Clone, Debug)]
+struct LastCapture {
+    seq: u64,
+    mv: Move,
+    /// Boxed, and overwritten in place by the next capture.
+    before: Box<Position>,
 }
 
 /// CXA 4.2: a cycle repeated three times; the reform of seed 001 waits for six (待判局面).
@@ -168,17 +178,11 @@ impl XiangqiTable {
     }
 
     fn play(&mut self, seq: u64, side: Side, mv: Move) -> Vec<Ruling> {
-        // Words only for a capture: the move-limit text names the last one, and writing
-        // notation for every move would cost more than the 棋例 bookkeeping itself.
-        let words = self
-            .position
-            .piece_at(mv.to)
-            .map(|_| move_words(&self.position, mv));
+        if self.position.piece_at(mv.to).is_some() {
+            self.note_capture(seq, mv);
+        }
         let mover = self.position.side_to_move();
         let captured = self.position.play(mv).is_some();
-        if let (true, Some(words)) = (captured, words) {
-            self.last_capture = Some((seq, words));
-        }
         if captured {
             self.standing.capture();
         }
@@ -237,7 +241,7 @@ impl XiangqiTable {
             return None;
         }
         let judgment = judge_cycle(&self.history, &cycle);
-        let positions: Vec<_> = self.history.keys_since(cycle.start).collect();
+        let positions = self.history.keys_since(cycle.start);
         self.standing.judged.extend(positions.iter().cloned());
         Some(match judgment.verdict {
             Verdict::Loss { loser, check } => {
@@ -401,12 +405,36 @@ impl XiangqiTable {
             .with_evidence(evidence)
     }
 
+    /// Keeps the capture `mv` about to be played at `seq` and the position before it. Its
+    /// words are written only if a ruling names it: notation for every capture would cost
+    /// more than the rest of the move's bookkeeping.
+    fn note_capture(&mut self, seq: u64, mv: Move) {
+        match &mut self.last_capture {
+            Some(last) => {
+                last.seq = seq;
+                last.mv = mv;
+                Position::clone_from(&mut last.before, &self.position);
+            }
+            None => {
+                self.last_capture = Some(LastCapture {
+                    seq,
+                    mv,
+                    before: Box::new(self.position.clone()),
+                });
+            }
+        }
+    }
+
     /// Where the count without capture starts, in words, and the seq of that capture.
     fn since_last_capture(&self) -> (String, Vec<u64>) {
         match &self.last_capture {
-            Some((at, words)) => (
-                format!("the last capture, {words} at event {at}"),
-                vec![*at],
+            Some(last) => (
+                format!(
+                    "the last capture, {} at event {}",
+                    move_words(&last.before, last.mv),
+                    last.seq
+                ),
+                vec![last.seq],
             ),
             None => (
                 format!(
