@@ -12,7 +12,8 @@
 //!    server keeping 16; the difference in RSS over the difference in live games. Both hold
 //!    the same stored games, so what the log keeps per stored game cancels out.
 //! 2. RSS after EVENTS appended events (default 1,000,000: 25,000 games of 40 moves, 8 moves
-//!    per append) on a server with the default cache.
+//!    per append) on a server with the default cache, and after that server is restarted on
+//!    its store (what it keeps per stored game with nothing played since).
 //!
 //! It prints each figure beside its target (issue 17: at most 8 KB per live 40-move game,
 //! under 150 MB after a million events) and the rulings the acks carried.
@@ -62,7 +63,12 @@ fn openings() -> Vec<Vec<proto::Event>> {
 
 fn movement(ply: usize, iccs: &str) -> proto::Event {
     proto::Event {
-        side: if ply.is_multiple_of(2) { "red" } else { "black" }.into(),
+        side: if ply.is_multiple_of(2) {
+            "red"
+        } else {
+            "black"
+        }
+        .into(),
         ts_ms: None,
         kind: Some(proto::event::Kind::Move(proto::Move {
             from: iccs[0..2].into(),
@@ -215,8 +221,26 @@ async fn million(openings: &[Vec<proto::Event>], events: usize) {
         verdict((rss as f64) < MILLION_TARGET_BYTES)
     );
     println!(
-        "RSS per stored game after it: {:.0} B",
+        "RSS growth per stored game: {:.0} B",
         (rss - started) as f64 / games as f64
+    );
+    reopened(server, dir.path(), games);
+}
+
+/// What a server keeps of a store's games when none has been played since it started: the
+/// stopped server's store opened again.
+fn reopened(mut server: ServeProcess, dir: &Path, games: usize) {
+    server.signal("TERM");
+    let stopped = server.wait_for_exit(std::time::Duration::from_secs(60));
+    assert!(stopped.is_some(), "the server did not stop within 60 s");
+    let start = Instant::now();
+    let again = ServeProcess::start(dir, &[]);
+    let rss = again.rss_kib() * 1024;
+    println!(
+        "RSS after restarting on that store: {:.1} MB ({:.0} B per stored game; opened in {:.1} s)",
+        rss as f64 / 1e6,
+        rss as f64 / games as f64,
+        start.elapsed().as_secs_f64()
     );
 }
 
