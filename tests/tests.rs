@@ -15,6 +15,7 @@ mod hall;
 mod health;
 mod import;
 mod limits;
+mod live_memory;
 mod perft;
 mod properties;
 mod readme;

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, broadcast};
 
 use crate::log::{HASH_LEN, Log};
+use crate::referee::Referee;
 use crate::stored::Fold;
 
 use super::Error;
@@ -52,9 +53,14 @@ const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 /// A game's cached referee (None until loaded, or after an append whose outcome is unknown)
 /// and its watchers' feed, which outlives reloads.
+///
+/// The feed exists only while someone watches: its ring of [`super::feed::FEED_RECORDS`]
+/// slots is about 10 KiB, more than a live 40-move game's referee, and most games are never
+/// watched. The first watcher makes it; it is dropped at the first use of the game after the
+/// last watcher left, or with the game when the cache drops it.
 pub struct Cached {
     game: Option<Fold>,
-    feed: Feed,
+    feed: Option<Feed>,
 }
 
 type Slot = Arc<AsyncMutex<Cached>>;
@@ -126,17 +132,27 @@ impl LiveGuard {
         self.0.game = None;
     }
 
-    /// Sends a record's items to the game's watchers; made only if someone watches.
-    pub fn publish(&self, published: impl FnOnce() -> Published) {
-        if self.0.feed.receiver_count() > 0 {
+    /// Sends a record's items, made from the referee after it, to the game's watchers; made
+    /// only if someone watches.
+    pub fn publish(&mut self, published: impl FnOnce(&Referee) -> Published) {
+        self.0.drop_unwatched_feed();
+        if let (Some(feed), Some(game)) = (&self.0.feed, &self.0.game) {
             // An error means every watcher left meanwhile: nobody to tell.
-            let _ = self.0.feed.send(Arc::new(published()));
+            let _ = feed.send(Arc::new(published(&game.referee)));
         }
     }
 
-    /// The feed from the next record on, and the last seq folded before it.
-    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<Published>>, u64) {
-        (self.0.feed.subscribe(), self.fold().referee.last_seq())
+    /// The feed from the next record on (made if nobody watched), and the last seq folded
+    /// before it.
+    pub fn subscribe(&mut self) -> (broadcast::Receiver<Arc<Published>>, u64) {
+        let receiver = self.0.feed.get_or_insert_with(feed).subscribe();
+        (receiver, self.fold().referee.last_seq())
+    }
+
+    /// Whether the game has a feed now (it should only while watched).
+    #[cfg(test)]
+    fn has_feed(&self) -> bool {
+        self.0.feed.is_some()
     }
 }
 
@@ -178,6 +194,7 @@ impl<L: Log> LiveGames<L> {
     pub async fn lock(&self, game: &str) -> Result<LiveGuard, Error> {
         let slot = self.slot(game);
         let mut guard = slot.lock_owned().await;
+        guard.drop_unwatched_feed();
         if guard.game.is_none() {
             match Fold::load(&self.log, game, None) {
                 Ok(fold) => {
@@ -250,7 +267,7 @@ impl<L: Log> LiveGames<L> {
             .or_insert_with(|| Entry {
                 slot: Arc::new(AsyncMutex::new(Cached {
                     game: None,
-                    feed: feed(),
+                    feed: None,
                 })),
                 last_use: now,
             });
@@ -284,8 +301,57 @@ fn evict_one(map: &mut HashMap<String, Entry>) -> bool {
 /// A game nobody holds or waits for (only the cache has its slot) and nobody watches.
 fn evictable(entry: &Entry) -> bool {
     Arc::strong_count(&entry.slot) == 1
-        && entry
-            .slot
-            .try_lock()
-            .is_ok_and(|cached| cached.feed.receiver_count() == 0)
+        && entry.slot.try_lock().is_ok_and(|cached| !cached.watched())
+}
+
+impl Cached {
+    fn watched(&self) -> bool {
+        self.feed.as_ref().is_some_and(|f| f.receiver_count() > 0)
+    }
+
+    /// Drops the feed once its last watcher has left (a receiver's drop cannot tell us).
+    fn drop_unwatched_feed(&mut self) {
+        if !self.watched() {
+            self.feed = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::SledLog;
+
+    async fn one_game() -> (tempfile::TempDir, LiveGames<SledLog>) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = SledLog::open(dir.path()).expect("open");
+        let header = r#"{"type":"game","variant":"xiangqi","id":"g"}"#.to_string();
+        log.create("g", header, "test")
+            .await
+            .expect("io")
+            .expect("new");
+        (dir, LiveGames::new(log, CacheLimits::DEFAULT))
+    }
+
+    #[tokio::test]
+    async fn a_feed_exists_only_while_the_game_is_watched() {
+        let (_dir, live) = one_game().await;
+        let mut guard = live.lock("g").await.expect("load");
+        guard.publish(|_| panic!("items made for nobody"));
+        assert!(!guard.has_feed(), "loaded and played, never watched");
+        let (watcher, _) = guard.subscribe();
+        assert!(guard.has_feed(), "the first watcher makes it");
+        drop(guard);
+        let (second, _) = live.lock("g").await.expect("cached").subscribe();
+        drop(watcher);
+        assert!(
+            live.lock("g").await.expect("cached").has_feed(),
+            "one still watches"
+        );
+        drop(second);
+        assert!(
+            !live.lock("g").await.expect("cached").has_feed(),
+            "the last one left"
+        );
+    }
 }

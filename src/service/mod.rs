@@ -263,7 +263,7 @@ impl<L: Log> Service<L> {
         for (record, (_, event)) in records.iter().zip(parsed) {
             let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
             let rulings = guard.fold_mut().apply(record, event);
-            guard.publish(|| Published::new(record, event, &rulings, &guard.fold().referee));
+            guard.publish(|referee| Published::new(record, event, &rulings, referee));
             if hall {
                 let referee = &guard.fold().referee;
                 let frame = console::hall_frame(referee, Some(record), words, &rulings, false);
