@@ -1,22 +1,396 @@
-//! Durable append throughput and ack latency over gRPC: `cargo bench --bench append
-//! [-- SECONDS [ROUNDS]]`. An in-process server over a sled store in a temporary directory; N board
-//! streams (1 and 64), each sending one event per message and waiting for its ack before the
-//! next, as a board does. Every ack means the event was fdatasync'ed.
+//! Durable ingest over gRPC against the disk's own limit: `cargo bench --bench append
+//! [-- SECONDS [STREAMSxEVENTS...]]`.
 //!
-//! Each configuration runs twice: with access control off, and with tokens (each board its own
-//! board token, sent on every message; the games created by an arbiter token) and the per-token
-//! limits counted but set too high to throttle — the cost of auth on the append path. Audit
-//! signing is not on the append path (bundles are signed at export); the last line times the
-//! export and Ed25519 signature of the longest game.
+//! First the disk's raw synced-write rate on the file system the store uses: 256-byte writes,
+//! each followed by fdatasync, in a loop, both appended to a growing file and overwriting a
+//! file already allocated (the faster is the anchor for the one-stream target). Then an
+//! in-process server over a sled store in a temporary directory, and the boards in a SEPARATE
+//! process: this binary re-executed as `append --client ADDR STREAMS EVENTS SECONDS`, a
+//! tonic 0.14 `RefereeClient` on a single-threaded tokio runtime, one HTTP/2 connection and
+//! one `Play` stream per board, each board waiting for its ack before sending the next
+//! message, as a board does. Every ack means the events were fdatasync'ed and anchored.
+//!
+//! Prints per configuration: events/s, ack p50/p99, group commits, events per commit, and the
+//! CPU time per event of the server and client processes (user + system, from
+//! `/proc/PID/stat`, 10 ms ticks), then MET / NOT MET for each target of issue 17.
 
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::access::{Grant, Role, SideScope, TokenStore};
 use referee::log::SledLog;
 use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
-use referee::service::{Limits, Service, serve_on};
+use referee::service::{Service, serve_on};
 use tokio_stream::StreamExt;
-use tonic::Request;
+
+/// Bytes per raw write: about one stored clock press.
+const RAW_WRITE: usize = 256;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--client") {
+        client(&args[1..]);
+        return;
+    }
+    let seconds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(5);
+    let only: Vec<Shape> = args.iter().filter_map(|a| Shape::parse(a)).collect();
+    if only.is_empty() {
+        server(seconds);
+    } else {
+        // `append 3 64x1`: just that configuration, e.g. under a profiler.
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        for shape in only {
+            runtime.block_on(run(shape, seconds));
+        }
+    }
+}
+
+// ---- the disk's raw rate ----------------------------------------------------------------
+
+/// Synced 256-byte writes per second into `dir` for about `seconds`: appended when `append`,
+/// else overwriting bytes already allocated and synced (no file size to commit).
+fn raw_rate(dir: &Path, append: bool, seconds: f64) -> f64 {
+    use std::os::unix::fs::FileExt;
+    let path = dir.join(if append {
+        "raw-append"
+    } else {
+        "raw-overwrite"
+    });
+    let file = std::fs::File::create(&path).expect("raw file");
+    let slots = 1 << 14;
+    if !append {
+        file.write_all_at(&vec![0; RAW_WRITE * slots], 0)
+            .expect("allocate");
+        file.sync_all().expect("sync");
+    }
+    let block = [b'x'; RAW_WRITE];
+    let start = Instant::now();
+    let mut writes = 0;
+    while start.elapsed().as_secs_f64() < seconds {
+        let slot = if append { writes } else { writes % slots };
+        file.write_all_at(&block, (slot * RAW_WRITE) as u64)
+            .expect("write");
+        file.sync_data().expect("fdatasync");
+        writes += 1;
+    }
+    let rate = writes as f64 / start.elapsed().as_secs_f64();
+    std::fs::remove_file(&path).expect("remove");
+    rate
+}
+
+// ---- the server side ---------------------------------------------------------------------
+
+/// One configuration: board streams and events per append.
+#[derive(Clone, Copy)]
+struct Shape {
+    streams: usize,
+    events: usize,
+}
+
+impl Shape {
+    /// `STREAMSxEVENTS`, e.g. `64x8`.
+    fn parse(text: &str) -> Option<Shape> {
+        let (streams, events) = text.split_once('x')?;
+        Some(Shape {
+            streams: streams.parse().ok()?,
+            events: events.parse().ok()?,
+        })
+    }
+}
+
+/// What one configuration measured.
+struct Measured {
+    events_per_s: f64,
+    p99_ms: f64,
+}
+
+fn server(seconds: u64) {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let append = raw_rate(scratch.path(), true, 2.0);
+    let overwrite = raw_rate(scratch.path(), false, 2.0);
+    let raw = append.max(overwrite);
+    println!(
+        "disk, same file system: {append:.0} synced 256-byte appends/s, {overwrite:.0} synced \
+         256-byte overwrites/s (raw rate: {raw:.0}/s)"
+    );
+    println!(
+        "client: this binary re-executed with --client (tonic 0.14 RefereeClient, one \
+         single-threaded tokio runtime, a connection and Play stream per board)"
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let one = runtime.block_on(run(
+        Shape {
+            streams: 1,
+            events: 1,
+        },
+        seconds,
+    ));
+    let many = runtime.block_on(run(
+        Shape {
+            streams: 64,
+            events: 1,
+        },
+        seconds,
+    ));
+    let batched = runtime.block_on(run(
+        Shape {
+            streams: 64,
+            events: 8,
+        },
+        seconds,
+    ));
+    println!("targets (issue 17 item 2):");
+    verdict(
+        &format!(
+            "1 stream >= 60% of the raw rate ({:.0}/s): {:.0}/s = {:.0}%",
+            0.6 * raw,
+            one.events_per_s,
+            100.0 * one.events_per_s / raw
+        ),
+        one.events_per_s >= 0.6 * raw,
+    );
+    verdict(
+        &format!(
+            "64 streams x 1 event >= 50,000 events/s: {:.0}/s",
+            many.events_per_s
+        ),
+        many.events_per_s >= 50_000.0,
+    );
+    verdict(
+        &format!(
+            "64 streams x 1 event ack p99 < 10 ms: {:.2} ms",
+            many.p99_ms
+        ),
+        many.p99_ms < 10.0,
+    );
+    verdict(
+        &format!(
+            "64 streams x 8 events >= 150,000 events/s: {:.0}/s",
+            batched.events_per_s
+        ),
+        batched.events_per_s >= 150_000.0,
+    );
+}
+
+fn verdict(what: &str, met: bool) {
+    let word = if met { "MET" } else { "NOT MET" };
+    println!("  {word:>7}  {what}");
+}
+
+async fn run(shape: Shape, seconds: u64) -> Measured {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = SledLog::open(dir.path()).expect("open");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = format!("http://{}", listener.local_addr().expect("addr"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_on(listener, Service::new(log.clone()), async {
+        let _ = stopped.await;
+    }));
+    let mut child = spawn_client(&addr, shape, seconds);
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    // The client says when its boards are connected and their games created; the measured
+    // window starts there, for both processes.
+    let ready = next_line(&mut lines);
+    assert_eq!(ready, "ready", "client: {ready}");
+    let (server_cpu, client_cpu) = (cpu_ticks("self"), cpu_ticks(&child.id().to_string()));
+    let before = log.stats();
+    child
+        .stdin
+        .as_mut()
+        .expect("stdin")
+        .write_all(b"go\n")
+        .expect("go");
+    // Blocking reads are fine here: the server runs on the runtime's worker threads.
+    let report = next_line(&mut lines);
+    let server_cpu = cpu_ticks("self") - server_cpu;
+    let client_cpu = cpu_ticks(&child.id().to_string()) - client_cpu;
+    let after = log.stats();
+    drop(child.stdin.take());
+    assert!(child.wait().expect("client").success(), "client failed");
+    let _ = stop.send(());
+    let _ = server.await;
+    let measured = print_run(
+        shape,
+        &report,
+        after.syncs - before.syncs,
+        server_cpu,
+        client_cpu,
+    );
+    if shape.streams == 1 {
+        time_export(&log, dir.path());
+    }
+    measured
+}
+
+fn spawn_client(addr: &str, shape: Shape, seconds: u64) -> Child {
+    Command::new(std::env::current_exe().expect("own path"))
+        .args(["--client", addr])
+        .arg(shape.streams.to_string())
+        .arg(shape.events.to_string())
+        .arg(seconds.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn the client process")
+}
+
+fn next_line(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> String {
+    lines.next().expect("client ended early").expect("read")
+}
+
+/// User + system CPU ticks (10 ms) of a process so far, from `/proc/PID/stat`.
+fn cpu_ticks(pid: &str) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    // Fields after the command name, which ends at the last ')': state is field 3, utime 14,
+    // stime 15.
+    let rest = &stat[stat.rfind(')').expect("comm") + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+}
+
+/// Prints one configuration's line from the client's report `EVENTS SECS P50_US P99_US`.
+fn print_run(shape: Shape, report: &str, syncs: u64, server: u64, client: u64) -> Measured {
+    let nums: Vec<f64> = report
+        .split_whitespace()
+        .map(|n| n.parse().expect("number"))
+        .collect();
+    let [events, secs, p50, p99] = nums[..] else {
+        panic!("client report {report:?}")
+    };
+    let per_event = |ticks: u64| ticks as f64 * 10_000.0 / events.max(1.0);
+    let measured = Measured {
+        events_per_s: events / secs,
+        p99_ms: p99 / 1e3,
+    };
+    println!(
+        "{:>2} streams x {} event(s): {events} durable events in {secs:.2} s = {:.0} events/s; \
+         ack p50 {:.2} ms, p99 {:.2} ms; {syncs} group commits ({:.1} events each); CPU per \
+         event: server {:.1} us, client {:.1} us",
+        shape.streams,
+        shape.events,
+        measured.events_per_s,
+        p50 / 1e3,
+        measured.p99_ms,
+        events / syncs.max(1) as f64,
+        per_event(server),
+        per_event(client),
+    );
+    measured
+}
+
+/// Export and sign the bundle of the one game: the cost of audit signing, off the append path.
+fn time_export(log: &SledLog, data: &Path) {
+    let key = referee::audit::load_or_create_key(data).expect("key");
+    let start = Instant::now();
+    let bundle = referee::audit::export(log, "b0", &key, 0).expect("export");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "   export + Ed25519 signature of game b0 ({} lines, {} bytes): {:.1} ms",
+        bundle.lines().count(),
+        bundle.len(),
+        secs * 1e3
+    );
+}
+
+// ---- the client process ------------------------------------------------------------------
+
+fn client(args: &[String]) {
+    let [addr, streams, events, seconds] = args else {
+        panic!("usage: append --client ADDR STREAMS EVENTS SECONDS")
+    };
+    let shape = Shape {
+        streams: streams.parse().expect("streams"),
+        events: events.parse().expect("events"),
+    };
+    let seconds: u64 = seconds.parse().expect("seconds");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(boards(addr.clone(), shape, Duration::from_secs(seconds)));
+}
+
+async fn boards(addr: String, shape: Shape, length: Duration) {
+    let mut connected = Vec::new();
+    for i in 0..shape.streams {
+        connected.push(Board::connect(&addr, format!("b{i}")).await);
+    }
+    println!("ready");
+    let mut go = String::new();
+    std::io::stdin().read_line(&mut go).expect("go");
+    let until = Instant::now() + length;
+    let start = Instant::now();
+    let tasks: Vec<_> = connected
+        .into_iter()
+        .map(|b| tokio::spawn(b.play(shape.events, until)))
+        .collect();
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.expect("board"));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    all.sort();
+    let events = all.len() * shape.events;
+    let us = |per_mille: usize| all[(all.len() - 1) * per_mille / 1000].as_secs_f64() * 1e6;
+    println!("{events} {secs} {} {}", us(500), us(990));
+    // Stay alive until the server side has read this process's CPU time.
+    let mut rest = String::new();
+    let _ = std::io::stdin().read_line(&mut rest);
+}
+
+/// One board: its connection, its game, and its open `Play` stream.
+struct Board {
+    game: String,
+    tx: tokio::sync::mpsc::Sender<proto::PlayRequest>,
+    acks: tonic::Streaming<proto::PlayResponse>,
+}
+
+impl Board {
+    async fn connect(addr: &str, game: String) -> Board {
+        let mut client = RefereeClient::connect(addr.to_owned())
+            .await
+            .expect("connect");
+        let header = proto::GameHeader {
+            variant: "xiangqi".into(),
+            id: game.clone(),
+            ..Default::default()
+        };
+        let create = proto::CreateGameRequest {
+            header: Some(header),
+        };
+        client.create_game(create).await.expect("create");
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
+        let acks = client.play(stream).await.expect("play").into_inner();
+        Board { game, tx, acks }
+    }
+
+    /// Sends `events` clock presses per message until `until`; each ack's latency.
+    async fn play(mut self, events: usize, until: Instant) -> Vec<Duration> {
+        let mut latencies = Vec::new();
+        let mut seq = 1;
+        while Instant::now() < until {
+            let sent = Instant::now();
+            let message = proto::PlayRequest {
+                game: self.game.clone(),
+                expected_seq: seq,
+                events: (seq..seq + events as u64).map(press).collect(),
+            };
+            self.tx.send(message).await.expect("send");
+            let reply = self.acks.next().await.expect("reply").expect("ok");
+            assert!(
+                matches!(reply.outcome, Some(proto::play_response::Outcome::Ack(_))),
+                "{reply:?}"
+            );
+            latencies.push(sent.elapsed());
+            seq += events as u64;
+        }
+        latencies
+    }
+}
 
 fn press(seq: u64) -> proto::NewEvent {
     let side = if seq % 2 == 1 { "red" } else { "black" };
@@ -31,204 +405,5 @@ fn press(seq: u64) -> proto::NewEvent {
     proto::NewEvent {
         event_id: format!("e{seq}"),
         event: Some(event),
-    }
-}
-
-/// `message` with `authorization: Bearer <token>` when a token is given.
-fn authorized<T>(token: Option<&str>, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    if let Some(token) = token {
-        let value = format!("Bearer {token}").parse().expect("ascii");
-        request.metadata_mut().insert("authorization", value);
-    }
-    request
-}
-
-/// The secrets of one board: the arbiter's (to create the game) and the board's own.
-#[derive(Clone, Default)]
-struct Secrets {
-    arbiter: Option<String>,
-    board: Option<String>,
-}
-
-fn grant(id: String, role: Role, game: Option<String>, tournament: Option<String>) -> Grant {
-    Grant {
-        id,
-        hash: String::new(),
-        role,
-        side: game.as_ref().map(|_| SideScope::Both),
-        game,
-        tournament,
-        issued_ms: 0,
-        expires_ms: None,
-        revoked_ms: None,
-    }
-}
-
-/// Issues an arbiter token for every game and a board token per game.
-fn issue_tokens(store: &TokenStore, streams: usize) -> Vec<Secrets> {
-    let arbiter = store
-        .issue(grant("arb".into(), Role::Arbiter, None, Some("b".into())))
-        .expect("issue")
-        .secret;
-    (0..streams)
-        .map(|i| Secrets {
-            arbiter: Some(arbiter.clone()),
-            board: Some(
-                store
-                    .issue(grant(
-                        format!("board{i}"),
-                        Role::Board,
-                        Some(format!("b{i}")),
-                        None,
-                    ))
-                    .expect("issue")
-                    .secret,
-            ),
-        })
-        .collect()
-}
-
-/// One board: streams events to its game until `until`, returning each ack's latency.
-async fn board(addr: String, game: String, until: Instant, secrets: Secrets) -> Vec<Duration> {
-    let mut client = RefereeClient::connect(addr).await.expect("connect");
-    let header = proto::GameHeader {
-        variant: "xiangqi".into(),
-        id: game.clone(),
-        ..Default::default()
-    };
-    let create = proto::CreateGameRequest {
-        header: Some(header),
-    };
-    client
-        .create_game(authorized(secrets.arbiter.as_deref(), create))
-        .await
-        .expect("create");
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
-    let mut acks = client
-        .play(authorized(secrets.board.as_deref(), stream))
-        .await
-        .expect("play")
-        .into_inner();
-    let mut latencies = Vec::new();
-    let mut seq = 1;
-    while Instant::now() < until {
-        let sent = Instant::now();
-        let message = proto::PlayRequest {
-            game: game.clone(),
-            expected_seq: seq,
-            events: vec![press(seq)],
-        };
-        tx.send(message).await.expect("send");
-        let reply = acks.next().await.expect("reply").expect("ok");
-        assert!(
-            matches!(reply.outcome, Some(proto::play_response::Outcome::Ack(_))),
-            "{reply:?}"
-        );
-        latencies.push(sent.elapsed());
-        seq += 1;
-    }
-    latencies
-}
-
-/// The `per_mille`-th latency in milliseconds (nearest rank).
-fn percentile(sorted: &[Duration], per_mille: usize) -> f64 {
-    let i = (sorted.len() - 1) * per_mille / 1000;
-    sorted[i].as_secs_f64() * 1e3
-}
-
-async fn run(streams: usize, seconds: u64, tokens: bool) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let log = SledLog::open(dir.path()).expect("open");
-    let (service, secrets) = if tokens {
-        let store = TokenStore::new(dir.path());
-        let secrets = issue_tokens(&store, streams);
-        let limits = Limits {
-            max_streams_per_token: 64,
-            rate_per_token: 1e9,
-            burst_per_token: u32::MAX,
-        };
-        let service = Service::with_tokens(log.clone(), store).with_limits(limits);
-        (service, secrets)
-    } else {
-        (Service::new(log.clone()), vec![Secrets::default(); streams])
-    };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = format!("http://{}", listener.local_addr().expect("addr"));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve_on(listener, service, async {
-        let _ = stopped.await;
-    }));
-    let until = Instant::now() + Duration::from_secs(seconds);
-    let start = Instant::now();
-    let tasks: Vec<_> = secrets
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| tokio::spawn(board(addr.clone(), format!("b{i}"), until, s)))
-        .collect();
-    let mut all = Vec::new();
-    for t in tasks {
-        all.extend(t.await.expect("board"));
-    }
-    let secs = start.elapsed().as_secs_f64();
-    all.sort();
-    let stats = log.stats();
-    let auth = if tokens { "tokens" } else { "no auth" };
-    println!(
-        "{streams:>2} streams, {auth:>7}: {} durable events in {secs:.2} s = {:.0} events/s; ack p50 {:.2} ms, p99 {:.2} ms; {} fdatasyncs ({:.1} events per sync)",
-        all.len(),
-        all.len() as f64 / secs,
-        percentile(&all, 500),
-        percentile(&all, 990),
-        stats.syncs,
-        all.len() as f64 / stats.syncs.max(1) as f64,
-    );
-    let _ = stop.send(());
-    let _ = server.await;
-    if streams == 1 {
-        time_export(&log, dir.path());
-    }
-}
-
-/// Export and sign the bundle of the one game: the cost of audit signing, off the append path.
-fn time_export(log: &SledLog, data: &std::path::Path) {
-    let key = referee::audit::load_or_create_key(data).expect("key");
-    let start = Instant::now();
-    let bundle = referee::audit::export(log, "b0", &key, 0).expect("export");
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "   export + Ed25519 signature of game b0 ({} lines, {} bytes): {:.1} ms",
-        bundle.lines().count(),
-        bundle.len(),
-        secs * 1e3
-    );
-}
-
-fn main() {
-    let seconds = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(5);
-    let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let rounds: usize = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .nth(1)
-        .unwrap_or(1);
-    // Alternate which goes first in each round: on a shared machine the order matters.
-    for streams in [1, 64] {
-        for round in 0..rounds {
-            let order = if round % 2 == 0 {
-                [false, true]
-            } else {
-                [true, false]
-            };
-            for tokens in order {
-                runtime.block_on(run(streams, seconds, tokens));
-            }
-        }
     }
 }

@@ -23,7 +23,7 @@ use super::disk::Disk;
 use super::layout::{self, DirEntry, Head};
 use super::limits::{check_body, check_events, check_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
-use super::recovery::{Damage, guarded};
+use super::recovery::guarded;
 use super::sled_log::Store;
 use super::{Appended, Error, GameInfo, NewEvent, Record, Rejection};
 
@@ -228,7 +228,7 @@ impl Committer {
             return;
         }
         let store = Arc::clone(&self.store);
-        let mut pending = Pending::new(&store.tree, &store.damaged);
+        let mut pending = Pending::new(&store);
         let mut answers = Vec::with_capacity(group.len());
         // A panic inside sled (a damaged page) must not kill the writer with requests
         // unanswered: it fails the group and stops the writer like a failed commit.
@@ -279,14 +279,14 @@ impl Committer {
     }
 
     /// Applies the group's writes, makes them durable, and only then publishes them.
-    fn commit(&mut self, pending: Pending) -> Result<(), Error> {
+    fn commit(&mut self, mut pending: Pending) -> Result<(), Error> {
         if pending.writes.is_empty() {
             return Ok(());
         }
         let result = self
             .store
             .tree
-            .apply_batch(pending.batch)
+            .apply_batch(pending.batch())
             .map_err(Error::from);
         let heads: Vec<(&str, Mark)> = pending
             .touched
@@ -319,7 +319,7 @@ impl Committer {
         if let Err(rejection) = check_game_id(game).and_then(|()| check_body(0, header)) {
             return Ok(Err(rejection));
         }
-        if p.dir(game)?.is_some() {
+        if p.game(game)?.is_some() {
             return Ok(Err(Rejection::GameExists {
                 game: game.to_owned(),
             }));
@@ -366,7 +366,7 @@ impl Committer {
         if let Err(rejection) = check_game_id(game) {
             return Ok(Err(rejection));
         }
-        if p.dir(game)?.is_some() {
+        if p.game(game)?.is_some() {
             return Ok(Err(Rejection::GameExists {
                 game: game.to_owned(),
             }));
@@ -468,7 +468,7 @@ fn append(
     if let Err(rejection) = check_events(events) {
         return Ok(Err(rejection));
     }
-    let Some(dir) = p.dir(game)? else {
+    let Some((dir, head)) = p.game(game)? else {
         return Ok(Err(Rejection::UnknownGame {
             game: game.to_owned(),
         }));
@@ -484,7 +484,6 @@ fn append(
         }
         Retry::Reused(rejection) => return Ok(Err(rejection)),
     }
-    let head = p.head(game, dir.number)?;
     if expected_seq.checked_sub(1) != Some(head.last_seq) {
         let game = game.to_owned();
         return Ok(Err(Rejection::SeqMismatch {
@@ -529,20 +528,19 @@ fn write_events(
         sealed.push((value, record));
     }
     // Staged only once all are sealed, so a failure above leaves the group untouched.
-    for (value, record) in &sealed {
-        p.insert(
-            layout::event_key(dir.number, record.seq).to_vec(),
-            value.clone(),
-        );
+    let mut records = Vec::with_capacity(sealed.len());
+    for (value, record) in sealed {
+        p.insert(layout::event_key(dir.number, record.seq).to_vec(), value);
         p.insert(
             layout::event_id_key(dir.number, &record.event_id),
             layout::encode_seq(record.seq).to_vec(),
         );
+        records.push(record);
     }
     p.set_head(game, dir, prev);
-    p.events += len_u64(sealed.len());
-    p.records += len_u64(sealed.len());
-    Ok(sealed.into_iter().map(|(_, record)| record).collect())
+    p.events += len_u64(records.len());
+    p.records += len_u64(records.len());
+    Ok(records)
 }
 
 /// Whether an append's event ids are new, an exact retry, or a clash.
@@ -590,10 +588,7 @@ fn reused(game: &str, event: &NewEvent, seq: u64) -> Rejection {
 /// The group's staged writes: the sled batch plus a map of the same writes, so each request
 /// sees the ones decided before it (a create then an append, two appends to one game).
 struct Pending<'a> {
-    tree: &'a sled::Tree,
-    /// Games found damaged at open: nothing may be written to them.
-    damaged: &'a HashMap<String, Damage>,
-    batch: sled::Batch,
+    store: &'a Store,
     writes: HashMap<Vec<u8>, Vec<u8>>,
     /// Games whose head moved, to publish after the commit.
     touched: HashMap<String, (DirEntry, Head)>,
@@ -602,11 +597,9 @@ struct Pending<'a> {
 }
 
 impl<'a> Pending<'a> {
-    fn new(tree: &'a sled::Tree, damaged: &'a HashMap<String, Damage>) -> Self {
+    fn new(store: &'a Store) -> Self {
         Pending {
-            tree,
-            damaged,
-            batch: sled::Batch::default(),
+            store,
             writes: HashMap::new(),
             touched: HashMap::new(),
             events: 0,
@@ -618,7 +611,7 @@ impl<'a> Pending<'a> {
         if let Some(value) = self.writes.get(key) {
             return Ok(Some(value.clone()));
         }
-        Ok(self.tree.get(key)?.map(|value| value.to_vec()))
+        Ok(self.store.tree.get(key)?.map(|value| value.to_vec()))
     }
 
     /// [`get`](Self::get) of a key of `game`: sled's corruption report there is data loss in
@@ -631,8 +624,16 @@ impl<'a> Pending<'a> {
     }
 
     fn insert(&mut self, key: Vec<u8>, value: Vec<u8>) {
-        self.batch.insert(key.as_slice(), value.as_slice());
         self.writes.insert(key, value);
+    }
+
+    /// The staged writes as one sled batch, built once per group rather than per write.
+    fn batch(&mut self) -> sled::Batch {
+        let mut batch = sled::Batch::default();
+        for (key, value) in self.writes.drain() {
+            batch.insert(key, value);
+        }
+        batch
     }
 
     /// Stages a game's new head; kept in the same batch as its records.
@@ -644,23 +645,14 @@ impl<'a> Pending<'a> {
         );
     }
 
-    fn dir(&self, game: &str) -> Result<Option<DirEntry>, Error> {
-        if let Some(damage) = self.damaged.get(game) {
-            return Err(damage.error.clone());
+    /// A game's directory entry and head: staged in this group, else the durable head the
+    /// writer published (it is the store's only writer, so that is what sled holds; the
+    /// store's own copy was checked at open). `DataLoss` for a game found damaged at open.
+    fn game(&self, game: &str) -> Result<Option<(DirEntry, Head)>, Error> {
+        if let Some(&staged) = self.touched.get(game) {
+            return Ok(Some(staged));
         }
-        let Some(value) = self.get(&layout::directory_key(game))? else {
-            return Ok(None);
-        };
-        DirEntry::decode(&value)
-            .map(Some)
-            .ok_or_else(|| loss(game, 0, "directory entry is damaged"))
-    }
-
-    fn head(&self, game: &str, number: u64) -> Result<Head, Error> {
-        let value = self
-            .get_of(&layout::head_key(number), game, 0)?
-            .ok_or_else(|| loss(game, 0, "head is missing"))?;
-        Head::decode(&value).ok_or_else(|| loss(game, 0, "head is damaged"))
+        Ok(self.store.game(game)?.map(|g| (g.dir, *g.head.borrow())))
     }
 
     fn seq_of(&self, game: &str, number: u64, event_id: &str) -> Result<Option<u64>, Error> {

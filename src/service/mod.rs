@@ -29,8 +29,9 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
-use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
+use tonic::transport::server::TcpIncoming;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::event::{Event, event_to_json, header_to_json};
@@ -812,7 +813,10 @@ pub async fn serve_with<L: Log>(
         let _ = began.send(());
     };
     let api = RefereeServer::new(service).max_decoding_message_size(MAX_REQUEST_BYTES);
-    let mut server = tonic::transport::Server::builder();
+    // Acks are small frames answered one by one: without TCP_NODELAY, Nagle's algorithm
+    // holds each behind the peer's delayed ACK. The builder's setting applies only to
+    // listeners tonic binds itself, so the accepted sockets get it here too.
+    let mut server = tonic::transport::Server::builder().tcp_nodelay(true);
     if let Some(tls) = tls {
         let identity = tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem);
         server = server.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
@@ -822,7 +826,10 @@ pub async fn serve_with<L: Log>(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(api)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown);
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            shutdown,
+        );
     tokio::select! {
         served = serving => served,
         never = health_follows_the_writer => match never {},
