@@ -65,7 +65,7 @@ pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
         .cache_capacity(CACHE_BYTES)
         // The writer flushes and fdatasyncs every group itself; sled's timer would only add
         // a second, unsynced flush on its own thread.
-        ;
+        .flush_every_ms(None);
     guarded("opening the store", || config.open().map_err(Error::from)).map_err(|e| {
         let why = match e {
             Error::Damaged(why) => why,
