@@ -4,8 +4,11 @@
 //! (../shared/data/draughts/fmjd_pdn_standard/games, imported from PDN) through the pure fold,
 //! rulings included, and 500 seeded random chess_gjq games with their reveals (no chess_gjq
 //! records exist), and reports moves per second: best and median of seven runs, against the
-//! mark of issue 17 item 4 (a million judged moves a second). `-- NAME` (xiangqi, chess_gjq,
-//! draughts) runs one game only. The data are the copies in `tests/data`.
+//! mark of issue 17 item 4 (a million judged moves a second). `long` replays one repetitive
+//! xiangqi game of 4,000 to 32,000 plies (horses out and back, every drawn cycle judged and
+//! reported claimable) and prints the cost per ply at each length: it must not grow with the
+//! game. `-- NAME` (xiangqi, chess_gjq, draughts, long) runs one only. The data are the
+//! copies in `tests/data`.
 
 use std::time::Instant;
 
@@ -225,7 +228,7 @@ fn chess_gjq_games(count: usize, max_plies: usize) -> Vec<Vec<Event>> {
 /// The games named after `--` (`cargo bench --bench replay -- draughts`); all three when
 /// none is named. Cargo's own `--bench` flag is not a name.
 fn chosen() -> Vec<String> {
-    const NAMES: [&str; 3] = ["xiangqi", "chess_gjq", "draughts"];
+    const NAMES: [&str; 4] = ["xiangqi", "chess_gjq", "draughts", "long"];
     let named: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
@@ -267,4 +270,59 @@ fn main() {
             .collect();
         measure("chess_gjq", &chess_gjq);
     }
+    if runs("long") {
+        long_game();
+    }
 }
+
+/// Plies of the longest repetitive game, and the shortest it is compared with.
+const LONG_PLIES: usize = 32_000;
+const SHORT_PLIES: usize = 4_000;
+
+/// Replays the repetitive game at 4k, 8k, 16k and 32k plies (best of the runs each) and
+/// compares the cost per ply of the longest with the shortest: a referee that compares each
+/// position with every earlier occurrence grows linearly here.
+fn long_game() {
+    let header = Header::new(Variant::Xiangqi, "bench");
+    let loop_of_four = "h0g2 h9g7 g2h0 g7h9 ";
+    let all = events(&loop_of_four.repeat(LONG_PLIES / 4));
+    let mut per_ply = Vec::new();
+    let mut plies = SHORT_PLIES;
+    while plies <= LONG_PLIES {
+        let game = &all[..plies];
+        let mut best = f64::INFINITY;
+        let mut rulings = 0;
+        for _ in 0..RUNS {
+            let start = Instant::now();
+            let referee = replay(&header, game).expect("replay");
+            best = best.min(start.elapsed().as_secs_f64());
+            rulings = referee.rulings().len();
+            assert!(
+                referee.ending().is_none(),
+                "the repetitive game must go on to its last ply"
+            );
+        }
+        let ns = best * 1e9 / plies as f64;
+        println!(
+            "long xiangqi game: {plies} plies, {rulings} rulings, best of {RUNS}: {best:.4} s = \
+             {ns:.0} ns per ply"
+        );
+        per_ply.push(ns);
+        plies *= 2;
+    }
+    let growth = per_ply[per_ply.len() - 1] / per_ply[0];
+    let verdict = if growth < MAX_GROWTH {
+        "MET"
+    } else {
+        "NOT MET"
+    };
+    println!(
+        "long xiangqi game: cost per ply at {LONG_PLIES} plies is {growth:.2}x that at \
+         {SHORT_PLIES}; target: not growing with the game (< {MAX_GROWTH}x): {verdict}"
+    );
+}
+
+/// How much more a ply of the longest game may cost than one of the shortest before the
+/// cost is said to grow: timing noise on a shared machine stays well inside it, a cost
+/// linear in the game's length would be 8x.
+const MAX_GROWTH: f64 = 1.5;
