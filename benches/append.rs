@@ -220,7 +220,7 @@ async fn run(shape: Shape, seconds: u64) -> Measured {
         client_cpu,
     );
     if shape.streams == 1 {
-        time_export(&log, dir.path());
+        time_export(&log, dir.path()).await;
     }
     measured
 }
@@ -282,10 +282,12 @@ fn print_run(shape: Shape, report: &str, syncs: u64, server: u64, client: u64) -
 }
 
 /// Export and sign the bundle of the one game: the cost of audit signing, off the append path.
-fn time_export(log: &SledLog, data: &Path) {
+async fn time_export(log: &SledLog, data: &Path) {
     let key = referee::audit::load_or_create_key(data).expect("key");
     let start = Instant::now();
-    let bundle = referee::audit::export(log, "b0", &key, 0).expect("export");
+    let bundle = referee::audit::export(log, "b0", &key, 0)
+        .await
+        .expect("export");
     let secs = start.elapsed().as_secs_f64();
     println!(
         "   export + Ed25519 signature of game b0 ({} lines, {} bytes): {:.1} ms",

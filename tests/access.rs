@@ -153,6 +153,7 @@ async fn tokens_confine_boards_arbiters_and_auditors() {
         server
             .log
             .info("open-r1-b1")
+            .await
             .expect("info")
             .expect("game")
             .last_seq,
@@ -185,6 +186,7 @@ async fn tokens_confine_boards_arbiters_and_auditors() {
     let record = &server
         .log
         .read("open-r1-b1", 1, Some(1))
+        .await
         .expect("read")
         .expect("game")[0];
     assert_eq!(
@@ -249,9 +251,9 @@ async fn an_emptied_or_deleted_token_file_refuses_every_call_until_token_off() {
         }
         recheck().await;
         refused_as_revoked(&mut c, &arbiter).await;
-        let info = |game: &str| server.log.info(game).expect("info");
-        assert!(info("open-r1-b2").is_none(), "{how}: no game created");
-        let last_seq = info("open-r1-b1").expect("game").last_seq;
+        let info = async |game: &str| server.log.info(game).await.expect("info");
+        assert!(info("open-r1-b2").await.is_none(), "{how}: no game created");
+        let last_seq = info("open-r1-b1").await.expect("game").last_seq;
         assert_eq!(last_seq, 0, "{how}: no event appended");
     }
 

@@ -95,6 +95,7 @@ async fn acknowledged_events_survive_kill_9() {
     for (game, seq, id) in &acked {
         let records = log
             .read(game, *seq, Some(*seq))
+            .await
             .expect("read")
             .expect("game");
         assert_eq!(
@@ -106,7 +107,7 @@ async fn acknowledged_events_survive_kill_9() {
     }
     for g in 0..GAMES {
         let game = format!("crash-{g}");
-        let loaded = load_log(&log, &game, None).expect("load");
+        let loaded = load_log(&log, &game, None).await.expect("load");
         let ids: std::collections::HashSet<_> = loaded
             .events
             .iter()

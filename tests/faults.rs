@@ -74,15 +74,15 @@ async fn a_failed_flush_acknowledges_nothing_and_a_retry_after_restart_lands_onc
         message.contains("stopped after a failed commit"),
         "{message}"
     );
-    let info = log.info("g").expect("info").expect("game");
+    let info = log.info("g").await.expect("info").expect("game");
     assert_eq!(info.last_seq, 3, "only acknowledged events are visible");
-    assert!(log.info("h").expect("info").is_none());
+    assert!(log.info("h").await.expect("info").is_none());
     drop(log);
     crate::common::released(dir.path());
 
     let log = SledLog::open(dir.path()).expect("reopen");
     log.verify_all().expect("the chain holds");
-    let last = log.info("g").expect("info").expect("game").last_seq;
+    let last = log.info("g").await.expect("info").expect("game").last_seq;
     assert!(
         last == 3 || last == 4,
         "event 4 was not acknowledged; it may or may not have landed"
@@ -93,7 +93,7 @@ async fn a_failed_flush_acknowledges_nothing_and_a_retry_after_restart_lands_onc
         .expect("io")
         .expect("a retry with the same id is accepted or acknowledged again");
     assert_eq!(retry.records[0].seq, 4);
-    let records = log.read("g", 1, None).expect("io").expect("game");
+    let records = log.read("g", 1, None).await.expect("io").expect("game");
     let ids: Vec<&str> = records.iter().map(|r| r.event_id.as_str()).collect();
     assert_eq!(ids, ["e1", "e2", "e3", "e4"], "every event exactly once");
 }

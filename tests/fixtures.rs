@@ -352,7 +352,9 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
     let log = referee::log::SledLog::open(dir.path()).expect("reopen");
     log.verify_all().expect("chains verify");
     for f in &all {
-        let loaded = load_log(&log, &f.name, None).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+        let loaded = load_log(&log, &f.name, None)
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", f.name));
         let events: Vec<_> = loaded.events.into_iter().map(|(_, e)| e).collect();
         assert_eq!(events, f.log.events, "{}: stored events differ", f.name);
         let referee = replay(&loaded.header, &events).expect("replay");
@@ -363,6 +365,6 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
             .collect();
         failures.extend(check(f, "the reopened store", &actual).err());
     }
-    assert!(log.games().expect("games").len() >= all.len());
+    assert!(log.games().await.expect("games").len() >= all.len());
     report(failures);
 }

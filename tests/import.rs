@@ -168,6 +168,7 @@ async fn importing_needs_the_right_to_create_the_games() {
     let stored = server
         .log
         .read("open-r1", 1, Some(1))
+        .await
         .expect("read")
         .expect("game");
     assert_eq!(stored[0].writer, "token arb");
@@ -232,7 +233,12 @@ async fn the_cli_imports_through_a_running_server() {
     .await;
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "open-r1\n");
-    let stored = server.log.info("open-r1").expect("info").expect("stored");
+    let stored = server
+        .log
+        .info("open-r1")
+        .await
+        .expect("info")
+        .expect("stored");
     let record = original("world_mind_sports_games_00000056.pgn");
     let expected = records::read("open-r1.pgn", &record, None, None).expect("read");
     assert_eq!(
@@ -258,7 +264,7 @@ async fn the_cli_imports_through_a_running_server() {
         message.contains("open-r2.pgn: line 3") && message.contains("馬二進四"),
         "{message}"
     );
-    assert!(server.log.info("open-r2").expect("info").is_none());
+    assert!(server.log.info("open-r2").await.expect("info").is_none());
 
     let https = format!("https://{}", server.addr);
     let out = referee_cli(

@@ -127,7 +127,7 @@ async fn a_token_over_its_request_rate_is_refused_and_loses_nothing() {
         "{}",
         refused.message()
     );
-    let info = server.log.info("lim-1").expect("info").expect("game");
+    let info = server.log.info("lim-1").await.expect("info").expect("game");
     assert_eq!(
         info.last_seq, 5,
         "every acknowledged event stays, nothing more is added"
@@ -135,6 +135,7 @@ async fn a_token_over_its_request_rate_is_refused_and_loses_nothing() {
     let events = server
         .log
         .read("lim-1", 1, None)
+        .await
         .expect("read")
         .expect("game");
     assert_eq!(events.len(), 5);
@@ -180,7 +181,7 @@ async fn a_token_over_its_request_rate_is_refused_and_loses_nothing() {
         "{refusals:?}"
     );
     let acked = outcomes.len() - refusals.len();
-    let info = server.log.info("lim-2").expect("info").expect("game");
+    let info = server.log.info("lim-2").await.expect("info").expect("game");
     assert_eq!(
         info.last_seq,
         1 + u64::try_from(acked).expect("small"),
@@ -258,7 +259,7 @@ async fn a_token_may_hold_only_so_many_streams() {
         }
     }
     assert!(reopened.is_some(), "a closed stream's place is given back");
-    let info = server.log.info("lim-1").expect("info").expect("game");
+    let info = server.log.info("lim-1").await.expect("info").expect("game");
     assert_eq!(info.last_seq, 1, "the acknowledged event is kept");
     drop(tx);
     server.stop().await;

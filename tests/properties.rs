@@ -134,7 +134,9 @@ async fn agrees(
 ) -> Result<(), TestCaseError> {
     let request = Request::new(proto::GetGameRequest { game: game.into() });
     let cached = service.get_game(request).await.expect("get").into_inner();
-    let fresh = Fold::load(log, game, None).expect("replay from storage");
+    let fresh = Fold::load(log, game, None)
+        .await
+        .expect("replay from storage");
     let referee = &fresh.referee;
     prop_assert_eq!(cached.seq, referee.last_seq());
     prop_assert_eq!(&cached.fen, &referee.fen());

@@ -68,8 +68,13 @@ async fn setup(dir: &std::path::Path, game: &str) -> TestServer {
 }
 
 /// (last seq, head hash) of a game, to show a refused request changed nothing.
-fn snapshot(server: &TestServer, game: &str) -> (u64, [u8; 32]) {
-    let info = server.log.info(game).expect("info").expect("game exists");
+async fn snapshot(server: &TestServer, game: &str) -> (u64, [u8; 32]) {
+    let info = server
+        .log
+        .info(game)
+        .await
+        .expect("info")
+        .expect("game exists");
     (info.last_seq, info.head_hash)
 }
 
@@ -78,7 +83,7 @@ async fn bad_requests_get_the_right_status_and_change_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = setup(dir.path(), "g1").await;
     let mut c = server.client().await;
-    let before = snapshot(&server, "g1");
+    let before = snapshot(&server, "g1").await;
     let huge_text = "x".repeat(2 * 1024 * 1024);
     let word = proto::Event {
         side: "arbiter".into(),
@@ -179,7 +184,11 @@ async fn bad_requests_get_the_right_status_and_change_nothing() {
             "{what}: message {:?} lacks {message:?}",
             status.message()
         );
-        assert_eq!(snapshot(&server, "g1"), before, "{what} changed the log");
+        assert_eq!(
+            snapshot(&server, "g1").await,
+            before,
+            "{what} changed the log"
+        );
     }
     let status = c
         .create_game(proto::CreateGameRequest {
@@ -209,7 +218,7 @@ async fn bad_requests_get_the_right_status_and_change_nothing() {
         .expect_err("fen");
     assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
     assert!(
-        server.log.info("g3").expect("info").is_none(),
+        server.log.info("g3").await.expect("info").is_none(),
         "a refused header must not be stored"
     );
     server.stop().await;
@@ -238,7 +247,7 @@ async fn a_retried_append_is_acknowledged_again_not_duplicated() {
         "the retry's ack repeats the rulings"
     );
     assert_eq!(first.rulings.len(), 1, "b0-d1 is blocked at c0");
-    assert_eq!(snapshot(&server, "g").0, 3);
+    assert_eq!(snapshot(&server, "g").await.0, 3);
     server.stop().await;
 }
 
@@ -337,9 +346,9 @@ async fn a_play_stream_refuses_a_message_naming_another_game() {
         other => panic!("expected a refusal, got {other:?}"),
     }
     assert!(matches!(&outcomes[2], Outcome::Ack(a) if a.seqs == vec![2]));
-    assert_eq!(snapshot(&server, "a").0, 2);
+    assert_eq!(snapshot(&server, "a").await.0, 2);
     assert_eq!(
-        snapshot(&server, "b").0,
+        snapshot(&server, "b").await.0,
         0,
         "nothing written to the other game"
     );
@@ -656,7 +665,7 @@ async fn malformed_protobuf_is_invalid_argument() {
             "{status:?}"
         );
     }
-    assert!(server.log.games().expect("games").is_empty());
+    assert!(server.log.games().await.expect("games").is_empty());
     server.stop().await;
 }
 
@@ -665,7 +674,13 @@ async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = setup(dir.path(), "m").await;
     let mut grpc = raw_client(server.addr).await;
-    let last = server.log.info("m").expect("io").expect("game").last_seq;
+    let last = server
+        .log
+        .info("m")
+        .await
+        .expect("io")
+        .expect("game")
+        .last_seq;
     let good = proto::PlayRequest {
         game: "m".into(),
         expected_seq: last + 1,
@@ -705,7 +720,13 @@ async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
         "{status:?}"
     );
     assert_eq!(
-        server.log.info("m").expect("io").expect("game").last_seq,
+        server
+            .log
+            .info("m")
+            .await
+            .expect("io")
+            .expect("game")
+            .last_seq,
         last + 1,
         "the good message was stored, the bad one nothing"
     );
@@ -864,6 +885,7 @@ async fn tags_are_kept_with_the_header_and_checked() {
     let stored = server
         .log
         .read("t1", 0, Some(0))
+        .await
         .expect("read")
         .expect("game");
     assert!(
@@ -890,7 +912,7 @@ async fn tags_are_kept_with_the_header_and_checked() {
             "{}",
             status.message()
         );
-        assert!(server.log.info("t2").expect("info").is_none());
+        assert!(server.log.info("t2").await.expect("info").is_none());
     }
     server.stop().await;
 }
@@ -986,7 +1008,7 @@ impl referee::log::Log for OneGameUnreadable {
         self.inner.append(game, expected_seq, events).await
     }
 
-    fn read(
+    async fn read(
         &self,
         game: &str,
         from: u64,
@@ -998,15 +1020,18 @@ impl referee::log::Log for OneGameUnreadable {
                 "Input/output error (os error 5)".into(),
             ));
         }
-        self.inner.read(game, from, to)
+        self.inner.read(game, from, to).await
     }
 
-    fn info(&self, game: &str) -> Result<Option<referee::log::GameInfo>, referee::log::Error> {
-        self.inner.info(game)
+    async fn info(
+        &self,
+        game: &str,
+    ) -> Result<Option<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.info(game).await
     }
 
-    fn games(&self) -> Result<Vec<referee::log::GameInfo>, referee::log::Error> {
-        self.inner.games()
+    async fn games(&self) -> Result<Vec<referee::log::GameInfo>, referee::log::Error> {
+        self.inner.games().await
     }
 
     fn stopped(&self) -> Option<String> {

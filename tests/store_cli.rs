@@ -33,7 +33,7 @@ async fn three_games(dir: &Path) -> Vec<[u8; 32]> {
             };
             log.append(game, seq, vec![event]).await.unwrap().unwrap();
         }
-        heads.push(log.info(game).unwrap().unwrap().head_hash);
+        heads.push(log.info(game).await.unwrap().unwrap().head_hash);
     }
     heads
 }
@@ -110,7 +110,7 @@ async fn check_reports_each_game_and_rebuild_restores_from_bundles_and_the_old_s
 
     let log = SledLog::open(&rebuilt).expect("open rebuilt");
     for (game, head) in GAMES[..2].iter().zip(&heads) {
-        let info = log.info(game).unwrap().expect("restored");
+        let info = log.info(game).await.unwrap().expect("restored");
         assert_eq!(
             &info.head_hash, head,
             "{game}: the chain head is the original"
@@ -170,15 +170,15 @@ async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
     {
         crate::common::released(&data);
         let log = SledLog::open(&data).expect("opens: g2 is intact");
-        match log.read("g1", 0, None) {
+        match log.read("g1", 0, None).await {
             Err(Error::DataLoss { seq, detail, .. }) => {
                 assert_eq!(seq, 1);
                 assert!(detail.contains("seqs 1..=3 are missing"), "{detail}");
             }
             other => panic!("g1 must be DATA_LOSS, got {other:?}"),
         }
-        assert_eq!(log.read("g2", 0, None).unwrap().unwrap().len(), 1);
-        let info = log.games().unwrap();
+        assert_eq!(log.read("g2", 0, None).await.unwrap().unwrap().len(), 1);
+        let info = log.games().await.unwrap();
         assert!(info.iter().any(|i| i.game == "g1" && i.damage.is_some()));
         let refused = log
             .append(
@@ -206,7 +206,7 @@ async fn a_rolled_back_game_is_data_loss_and_adopt_accepts_a_restored_copy() {
     );
     crate::common::released(&data);
     let log = SledLog::open(&data).expect("open after adopt");
-    assert_eq!(log.read("g1", 0, None).unwrap().unwrap().len(), 1);
+    assert_eq!(log.read("g1", 0, None).await.unwrap().unwrap().len(), 1);
     drop(log);
 
     // A removed anchor is noticed, not taken for a store that never had one.

@@ -67,12 +67,16 @@ fn generate(dir: &Path) -> Acknowledged {
                     .expect("appended");
             }
         }
-        (0..GAMES)
-            .map(|g| {
-                let records = log.read(&game_id(g), 0, None).expect("io").expect("game");
-                (game_id(g), records)
-            })
-            .collect()
+        let mut acked = Acknowledged::new();
+        for g in 0..GAMES {
+            let records = log
+                .read(&game_id(g), 0, None)
+                .await
+                .expect("io")
+                .expect("game");
+            acked.insert(game_id(g), records);
+        }
+        acked
     })
 }
 
@@ -95,9 +99,17 @@ fn judge(dir: &Path, acked: &Acknowledged) -> Outcome {
         Ok(log) => log,
         Err(e) => return Outcome::Refused(e.to_string()),
     };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    runtime.block_on(judge_games(&log, acked))
+}
+
+/// Holds every game of the opened store to what was acknowledged.
+async fn judge_games(log: &SledLog, acked: &Acknowledged) -> Outcome {
     let (mut identical, mut lost) = (0, Vec::new());
     for (game, records) in acked {
-        match log.read(game, 0, None) {
+        match log.read(game, 0, None).await {
             Ok(Ok(served)) if &served == records => identical += 1,
             Ok(Ok(served)) => {
                 return Outcome::Silent(format!(
@@ -108,7 +120,7 @@ fn judge(dir: &Path, acked: &Acknowledged) -> Outcome {
             }
             Ok(Err(rejection)) => return Outcome::Silent(format!("game {game}: {rejection}")),
             Err(Error::DataLoss { .. }) => {
-                let listed = log.games().expect("games");
+                let listed = log.games().await.expect("games");
                 if !listed.iter().any(|i| &i.game == game && i.damage.is_some()) {
                     return Outcome::Silent(format!("game {game}: DATA_LOSS but not listed so"));
                 }

@@ -14,8 +14,13 @@ use super::Error;
 use super::key::public_key_hex;
 
 /// The bundle of `game`, signed with `key`.
-pub fn export<L: Log>(log: &L, game: &str, key: &SigningKey, now_ms: u64) -> Result<String, Error> {
-    let loaded = load_log(log, game, None).map_err(|e| match e {
+pub async fn export<L: Log>(
+    log: &L,
+    game: &str,
+    key: &SigningKey,
+    now_ms: u64,
+) -> Result<String, Error> {
+    let loaded = load_log(log, game, None).await.map_err(|e| match e {
         stored::Error::Rejected(crate::log::Rejection::UnknownGame { .. }) => {
             Error::UnknownGame(game.to_string())
         }

@@ -163,7 +163,7 @@ fn standing_line(player: &str, s: &Standing) -> Value {
 }
 
 /// The signed export of every game whose id starts with `event`.
-pub fn export_tournament<L: Log>(
+pub async fn export_tournament<L: Log>(
     log: &L,
     event: &str,
     pairings: &Pairings,
@@ -172,6 +172,7 @@ pub fn export_tournament<L: Log>(
 ) -> Result<TournamentExport, Error> {
     let ids: Vec<String> = log
         .games()
+        .await
         .map_err(|e| Error::Log(e.to_string()))?
         .into_iter()
         .map(|g| g.game)
@@ -187,7 +188,7 @@ pub fn export_tournament<L: Log>(
     let mut results = Vec::new();
     let mut warnings = Vec::new();
     for game in &ids {
-        let (line, row) = game_line(log, game, pairings, &mut warnings)?;
+        let (line, row) = game_line(log, game, pairings, &mut warnings).await?;
         lines.push(line);
         results.push(row);
     }
@@ -205,14 +206,15 @@ pub fn export_tournament<L: Log>(
 type Row = (String, String, Variant, Option<GameResult>);
 
 /// A game's line: its result re-derived with this build's rules, and its chain head.
-fn game_line<L: Log>(
+async fn game_line<L: Log>(
     log: &L,
     game: &str,
     pairings: &Pairings,
     warnings: &mut Vec<String>,
 ) -> Result<(Value, Row), Error> {
-    let Fold { referee, head_hash } =
-        Fold::load(log, game, None).map_err(|e| Error::Log(e.to_string()))?;
+    let Fold { referee, head_hash } = Fold::load(log, game, None)
+        .await
+        .map_err(|e| Error::Log(e.to_string()))?;
     let variant = referee.header().variant;
     let result = referee.ending().map(|e| e.result);
     let first = pairings.player(referee.header(), Side::First, warnings);

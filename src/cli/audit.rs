@@ -11,7 +11,9 @@ pub fn export(game: &str, data: &Path, out: Option<&Path>) -> ExitCode {
     let result = (|| {
         let key = audit::load_or_create_key(data).map_err(|e| e.to_string())?;
         let log = open_log(data)?;
-        let bundle = audit::export(&log, game, &key, now_ms()).map_err(|e| e.to_string())?;
+        let bundle = runtime()?
+            .block_on(audit::export(&log, game, &key, now_ms()))
+            .map_err(|e| e.to_string())?;
         write_out(out, &bundle)
     })();
     finish(result)
@@ -32,7 +34,14 @@ pub fn tournament(
         };
         let key = audit::load_or_create_key(data).map_err(|e| e.to_string())?;
         let log = open_log(data)?;
-        let export = audit::export_tournament(&log, event, &pairings, &key, now_ms())
+        let export = runtime()?
+            .block_on(audit::export_tournament(
+                &log,
+                event,
+                &pairings,
+                &key,
+                now_ms(),
+            ))
             .map_err(|e| e.to_string())?;
         for warning in &export.warnings {
             eprintln!("referee: warning: {warning}");
@@ -44,6 +53,13 @@ pub fn tournament(
 
 fn open_log(data: &Path) -> Result<SledLog, String> {
     SledLog::open(data).map_err(|e| format!("cannot open the log in {}: {e}", data.display()))
+}
+
+/// A runtime of this thread to wait on the log's reads, which are async.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
 fn now_ms() -> u64 {

@@ -46,7 +46,12 @@ fn export(game: &str, format: Format, data: &Path) -> Result<String, (u8, String
             ),
         )
     })?;
-    let loaded = load_log(&store, game, None).map_err(|e| (2, e.to_string()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
+    let loaded = runtime
+        .block_on(load_log(&store, game, None))
+        .map_err(|e| (2, e.to_string()))?;
     if format == Format::Log {
         // The stored lines are the canonical lines the log was written with.
         let mut text = String::with_capacity(loaded.events.len() * 64 + 256);

@@ -184,7 +184,7 @@ pub fn run(options: &Options) -> ExitCode {
         }
     };
     tracing::info!(data = %data.display(), "log opened");
-    super::store::report(&log);
+    runtime.block_on(super::store::report(&log));
     let grace = options.shutdown_grace;
     let shutdown = async move {
         let mut signals = StopSignals::new();

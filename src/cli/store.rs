@@ -2,6 +2,7 @@
 //! the report `serve` gives at start-up of what opening the store found.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ use crate::log::{Fdatasync, GameInfo, Log, Record, Rejection, SledLog, Trust};
 const CHUNK: u64 = 4096;
 
 /// Logs what opening the store found: every damaged game, and notes for the operator.
-pub fn report(log: &SledLog) {
+pub async fn report(log: &SledLog) {
     let (damaged, notes) = log.recovery();
     for note in notes {
         tracing::warn!("store: {note}");
@@ -21,7 +22,7 @@ pub fn report(log: &SledLog) {
     for error in &damaged {
         tracing::error!("store: {error}");
     }
-    let games = log.games().map(|g| g.len()).unwrap_or(0);
+    let games = log.games().await.map(|g| g.len()).unwrap_or(0);
     if damaged.is_empty() {
         tracing::info!(games, "store: every game is at its acknowledged head");
     } else {
@@ -43,7 +44,7 @@ pub fn check(data: &Path) -> ExitCode {
         Err(e) => return fail(2, &e),
     };
     let outcome = match SledLog::open(copy.path()) {
-        Ok(log) => verify_games(&log),
+        Ok(log) => on_runtime(verify_games(&log)),
         Err(e) => {
             let copied = copy.path().display().to_string();
             let why = e.to_string().replace(&copied, &data.display().to_string());
@@ -59,7 +60,7 @@ pub fn check(data: &Path) -> ExitCode {
 /// when the anchor itself is damaged), anchors it anew and verifies every chain.
 pub fn adopt(data: &Path) -> ExitCode {
     match SledLog::open_as(data, Box::new(Fdatasync), Trust::Adopt) {
-        Ok(log) => verify_games(&log),
+        Ok(log) => on_runtime(verify_games(&log)),
         Err(e) => fail(
             1,
             &format!("cannot open the store in {}: {e}", data.display()),
@@ -68,18 +69,18 @@ pub fn adopt(data: &Path) -> ExitCode {
 }
 
 /// Prints each game's state, each whole chain verified; exit 0 only if every game holds.
-fn verify_games(log: &SledLog) -> ExitCode {
+async fn verify_games(log: &SledLog) -> ExitCode {
     let (_, notes) = log.recovery();
     for note in notes {
         println!("note     {note}");
     }
-    let games = match log.games() {
+    let games = match log.games().await {
         Ok(games) => games,
         Err(e) => return fail(1, &format!("cannot list the games: {e}")),
     };
     let mut damaged = 0;
     for info in &games {
-        match verify_chain(log, info) {
+        match verify_chain(log, info).await {
             Ok(()) => println!(
                 "ok       {}  seqs 0..={}  head {}",
                 info.game,
@@ -104,20 +105,20 @@ fn verify_games(log: &SledLog) -> ExitCode {
     }
 }
 
-fn verify_chain(log: &SledLog, info: &GameInfo) -> Result<(), String> {
+async fn verify_chain(log: &SledLog, info: &GameInfo) -> Result<(), String> {
     if let Some(damage) = &info.damage {
         return Err(damage.clone());
     }
-    read_whole(log, &info.game, info.last_seq).map(|_| ())
+    read_whole(log, &info.game, info.last_seq).await.map(|_| ())
 }
 
 /// Every record of a game, read in chunks, each chunk verified against its neighbours.
-fn read_whole(log: &SledLog, game: &str, last_seq: u64) -> Result<Vec<Record>, String> {
+async fn read_whole(log: &SledLog, game: &str, last_seq: u64) -> Result<Vec<Record>, String> {
     let mut records = Vec::new();
     let mut from = 0;
     while from <= last_seq {
         let to = last_seq.min(from + CHUNK - 1);
-        match log.read(game, from, Some(to)) {
+        match log.read(game, from, Some(to)).await {
             Ok(Ok(chunk)) => records.extend(chunk),
             Ok(Err(rejection)) => return Err(rejection.to_string()),
             Err(e) => return Err(e.to_string()),
@@ -159,18 +160,18 @@ pub fn rebuild(options: &Rebuild) -> ExitCode {
     if let Err(e) = read_bundles(options, &mut copies) {
         return fail(2, &e);
     }
+    let runtime = match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(1, &format!("cannot start the runtime: {e}")),
+    };
     if let Some(old) = options.from_store
-        && let Err(e) = read_old_store(old, &mut copies, &mut acknowledged)
+        && let Err(e) = runtime.block_on(read_old_store(old, &mut copies, &mut acknowledged))
     {
         return fail(2, &e);
     }
     let log = match SledLog::open(options.data) {
         Ok(log) => log,
         Err(e) => return fail(1, &format!("cannot open {}: {e}", options.data.display())),
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread().build() {
-        Ok(runtime) => runtime,
-        Err(e) => return fail(1, &format!("cannot start the runtime: {e}")),
     };
     let mut whole = true;
     for (game, copies) in &copies {
@@ -284,7 +285,7 @@ fn read_bundles(options: &Rebuild, copies: &mut BTreeMap<String, Vec<Copy>>) -> 
 
 /// What the old store acknowledged (from its anchor, readable even when sled is not), and
 /// its healthy games (from a copy of it), if sled can open it.
-fn read_old_store(
+async fn read_old_store(
     old: &Path,
     copies: &mut BTreeMap<String, Vec<Copy>>,
     acknowledged: &mut HashMap<String, u64>,
@@ -311,14 +312,14 @@ fn read_old_store(
         }
     };
     let source = format!("the old store {}", old.display());
-    for info in log.games().map_err(|e| e.to_string())? {
+    for info in log.games().await.map_err(|e| e.to_string())? {
         acknowledged
             .entry(info.game.clone())
             .or_insert(info.last_seq);
         if info.damage.is_some() {
             continue;
         }
-        match read_whole(&log, &info.game, info.last_seq) {
+        match read_whole(&log, &info.game, info.last_seq).await {
             Ok(records) => copies.entry(info.game).or_default().push(Copy {
                 source: source.clone(),
                 records,
@@ -391,6 +392,15 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Runs `work` to its end on a runtime of this thread, as `rebuild` does: the log's reads
+/// are async.
+fn on_runtime(work: impl Future<Output = ExitCode>) -> ExitCode {
+    match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(runtime) => runtime.block_on(work),
+        Err(e) => fail(1, &format!("cannot start the runtime: {e}")),
+    }
 }
 
 fn fail(code: u8, message: &str) -> ExitCode {

@@ -1,7 +1,9 @@
 //! The append-only event log: every event a board reports, per game, in order, durable
 //! before it is acknowledged, and hash-chained so damage is found rather than served.
 //!
-//! [`Log`] is what the service codes against; [`SledLog`] is the one implementation.
+//! [`Log`] is what the service codes against; [`SledLog`] is the one implementation. Every
+//! call that may wait on storage is async, reads included, so that a backend across the
+//! network never blocks a tokio worker on a round trip.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,6 +17,9 @@
 //! };
 //! let appended = log.append("r3-b12", 1, vec![event]).await??;
 //! assert_eq!(appended.records[0].seq, 1);
+//! let records = log.read("r3-b12", 0, None).await??;
+//! assert_eq!(records[1], appended.records[0]);
+//! assert_eq!(log.info("r3-b12").await?.map(|i| i.last_seq), Some(1));
 //! # Ok(()) }
 //! ```
 
@@ -140,13 +145,13 @@ pub trait Log: Clone + Send + Sync + 'static {
         game: &str,
         from: u64,
         to: Option<u64>,
-    ) -> Result<Result<Vec<Record>, Rejection>, Error>;
+    ) -> impl Future<Output = Result<Result<Vec<Record>, Rejection>, Error>> + Send;
 
     /// The game's head, or `None` if there is no such game.
-    fn info(&self, game: &str) -> Result<Option<GameInfo>, Error>;
+    fn info(&self, game: &str) -> impl Future<Output = Result<Option<GameInfo>, Error>> + Send;
 
     /// Every game, in creation order.
-    fn games(&self) -> Result<Vec<GameInfo>, Error>;
+    fn games(&self) -> impl Future<Output = Result<Vec<GameInfo>, Error>> + Send;
 
     /// Why the log refuses every write, if it does: its writer stopped after a failed
     /// commit (a full or failing disk) and only a restart recovers. `None` while healthy.

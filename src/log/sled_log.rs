@@ -1,7 +1,8 @@
 //! [`SledLog`]: the [`Log`] on one sled tree, with a group-commit writer thread.
 //!
-//! Reads go straight to sled from the caller's thread; every write goes through the writer
-//! (see `group_commit`). Readers see a game only up to its *durable* head, which the writer
+//! Reads go straight to sled from the caller's thread, inside `async fn`s that never yield (a
+//! local lookup, as before reads were async); every write goes through the writer (see
+//! `group_commit`). Readers see a game only up to its *durable* head, which the writer
 //! publishes after the fsync, so nothing is ever served that a power cut could take back.
 
 use std::collections::HashMap;
@@ -150,7 +151,7 @@ impl Log for SledLog {
         self.inner.writer.append(game, expected_seq, events).await
     }
 
-    fn read(
+    async fn read(
         &self,
         game: &str,
         from: u64,
@@ -171,11 +172,11 @@ impl Log for SledLog {
             .map(Ok)
     }
 
-    fn info(&self, game: &str) -> Result<Option<GameInfo>, Error> {
+    async fn info(&self, game: &str) -> Result<Option<GameInfo>, Error> {
         Ok(self.inner.store.game(game)?.map(|entry| entry.info(game)))
     }
 
-    fn games(&self) -> Result<Vec<GameInfo>, Error> {
+    async fn games(&self) -> Result<Vec<GameInfo>, Error> {
         let store = &self.inner.store;
         let mut games: Vec<(u64, GameInfo)> = store
             .list()

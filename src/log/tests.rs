@@ -46,8 +46,8 @@ async fn game_with(log: &SledLog, game: &str, n: u64) {
     }
 }
 
-fn read_all(log: &SledLog, game: &str) -> Result<Vec<Record>, Error> {
-    log.read(game, 0, None).map(|r| r.unwrap())
+async fn read_all(log: &SledLog, game: &str) -> Result<Vec<Record>, Error> {
+    log.read(game, 0, None).await.map(|r| r.unwrap())
 }
 
 fn data_loss_seq(result: Result<Vec<Record>, Error>) -> (String, u64, String) {
@@ -73,7 +73,7 @@ async fn append_then_read_round_trips() {
         [1, 2, 3]
     );
 
-    let all = read_all(&log, GAME).unwrap();
+    let all = read_all(&log, GAME).await.unwrap();
     assert_eq!(all[0], header);
     assert_eq!(all[1..], appended.records[..]);
     for pair in all.windows(2) {
@@ -83,10 +83,16 @@ async fn append_then_read_round_trips() {
             pair[1].seq
         );
     }
-    assert_eq!(log.read(GAME, 2, Some(3)).unwrap().unwrap(), all[2..=3]);
-    assert_eq!(log.read(GAME, 2, Some(99)).unwrap().unwrap(), all[2..]);
-    assert!(log.read(GAME, 4, None).unwrap().unwrap().is_empty());
-    let info = log.info(GAME).unwrap().unwrap();
+    assert_eq!(
+        log.read(GAME, 2, Some(3)).await.unwrap().unwrap(),
+        all[2..=3]
+    );
+    assert_eq!(
+        log.read(GAME, 2, Some(99)).await.unwrap().unwrap(),
+        all[2..]
+    );
+    assert!(log.read(GAME, 4, None).await.unwrap().unwrap().is_empty());
+    let info = log.info(GAME).await.unwrap().unwrap();
     assert_eq!((info.last_seq, info.head_hash), (3, all[3].hash));
 }
 
@@ -119,7 +125,7 @@ async fn wrong_expected_seq_names_the_last_seq() {
             ..
         })
     ));
-    assert_eq!(log.info(GAME).unwrap().unwrap().last_seq, 5);
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +146,7 @@ async fn retry_with_same_ids_is_acknowledged_again_not_duplicated() {
     assert_eq!((late.duplicate, late.records), (true, first.records));
 
     assert_eq!(log.stats().events, events_before + 1);
-    assert_eq!(read_all(&log, GAME).unwrap().len(), 4);
+    assert_eq!(read_all(&log, GAME).await.unwrap().len(), 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -162,7 +168,7 @@ async fn reused_event_id_is_rejected() {
 
     let mixed = vec![event("e9", "{}"), events(2..=2).remove(0)];
     assert_eq!(log.append(GAME, 3, mixed).await.unwrap(), Err(reused));
-    assert_eq!(log.info(GAME).unwrap().unwrap().last_seq, 2);
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -176,9 +182,12 @@ async fn unknown_games_and_bad_requests_are_rejected() {
         log.append("nope", 1, events(1..=1)).await.unwrap(),
         Err(unknown.clone())
     );
-    assert_eq!(log.read("nope", 0, None).unwrap(), Err(unknown.clone()));
+    assert_eq!(
+        log.read("nope", 0, None).await.unwrap(),
+        Err(unknown.clone())
+    );
     assert!(matches!(log.watch("nope", 0).unwrap(), Err(r) if r == unknown));
-    assert_eq!(log.info("nope").unwrap(), None);
+    assert_eq!(log.info("nope").await.unwrap(), None);
     assert_eq!(unknown.to_string(), r#"unknown game "nope""#);
 
     create(&log, GAME).await;
@@ -211,7 +220,7 @@ async fn unknown_games_and_bad_requests_are_rejected() {
         log.append(GAME, 1, newline).await.unwrap(),
         Err(Rejection::BadEvent { index: 0, .. })
     ));
-    assert_eq!(log.info(GAME).unwrap().unwrap().last_seq, 0);
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -253,7 +262,7 @@ async fn concurrent_appenders_share_fsyncs() {
     assert!(syncs <= batches && batches < events, "{stats:?}");
     for g in 0..GAMES {
         let game = format!("game-{g}");
-        let records = read_all(&log, &game).unwrap();
+        let records = read_all(&log, &game).await.unwrap();
         assert_eq!(u64::try_from(records.len()).unwrap(), PER_GAME + 1);
         for record in &records[1..] {
             assert_eq!(acks[&(game.clone(), record.event_id.clone())], record.seq);
@@ -342,19 +351,22 @@ async fn reopening_recovers_games_heads_and_chain() {
     let log = open(dir.path());
     game_with(&log, GAME, 4).await;
     game_with(&log, "second", 1).await;
-    let (records, games) = (read_all(&log, GAME).unwrap(), log.games().unwrap());
+    let (records, games) = (
+        read_all(&log, GAME).await.unwrap(),
+        log.games().await.unwrap(),
+    );
     drop(log);
     released(dir.path());
 
     let log = open(dir.path());
     log.verify_all().unwrap();
-    assert_eq!(log.games().unwrap(), games);
-    assert_eq!(read_all(&log, GAME).unwrap(), records);
+    assert_eq!(log.games().await.unwrap(), games);
+    assert_eq!(read_all(&log, GAME).await.unwrap(), records);
     let next = log.append(GAME, 5, events(5..=5)).await.unwrap().unwrap();
     assert_eq!(next.records[0].prev_hash, records[4].hash);
     game_with(&log, "third", 2).await;
-    assert_eq!(read_all(&log, "second").unwrap().len(), 2);
-    assert_eq!(read_all(&log, "third").unwrap().len(), 3);
+    assert_eq!(read_all(&log, "second").await.unwrap().len(), 2);
+    assert_eq!(read_all(&log, "third").await.unwrap().len(), 3);
     log.verify_all().unwrap();
 }
 
@@ -403,14 +415,14 @@ async fn a_flipped_bit_is_data_loss_not_data() {
         db.insert(key, value).unwrap();
     });
     let log = open(dir.path());
-    let (game, seq, detail) = data_loss_seq(read_all(&log, GAME));
+    let (game, seq, detail) = data_loss_seq(read_all(&log, GAME).await);
     assert_eq!((game.as_str(), seq), (GAME, 3), "{detail}");
     assert!(matches!(
         log.verify_all(),
         Err(Error::DataLoss { seq: 3, .. })
     ));
     // Ranges that do not touch the damage are still served.
-    assert_eq!(log.read(GAME, 0, Some(1)).unwrap().unwrap().len(), 2);
+    assert_eq!(log.read(GAME, 0, Some(1)).await.unwrap().unwrap().len(), 2);
     let mut watcher = Box::pin(log.watch(GAME, 0).unwrap().unwrap());
     let item = watcher.next().await.unwrap();
     assert!(
@@ -428,13 +440,13 @@ async fn a_missing_record_is_data_loss() {
         db.remove(layout::event_key(FIRST, 3)).unwrap();
     });
     let log = open(dir.path());
-    let (game, seq, detail) = data_loss_seq(read_all(&log, GAME));
+    let (game, seq, detail) = data_loss_seq(read_all(&log, GAME).await);
     assert_eq!(
         (game.as_str(), seq, detail.as_str()),
         (GAME, 3, "record is missing")
     );
     assert!(matches!(
-        log.read(GAME, 4, None).unwrap_err(),
+        log.read(GAME, 4, None).await.unwrap_err(),
         Error::DataLoss { seq: 3, .. }
     ));
 }
@@ -449,7 +461,7 @@ async fn undecodable_and_rechained_records_are_data_loss() {
     });
     let log = open(dir.path());
     assert!(matches!(
-        read_all(&log, GAME),
+        read_all(&log, GAME).await,
         Err(Error::DataLoss { seq: 2, .. })
     ));
     drop(log);
@@ -473,7 +485,7 @@ async fn undecodable_and_rechained_records_are_data_loss() {
         db.insert(key, forged.seal().unwrap().0).unwrap();
     });
     let log = open(dir.path());
-    let (_, seq, detail) = data_loss_seq(read_all(&log, GAME));
+    let (_, seq, detail) = data_loss_seq(read_all(&log, GAME).await);
     assert_eq!(seq, 5, "{detail}");
     assert!(detail.contains("head"), "{detail}");
 }
@@ -579,8 +591,11 @@ fn acknowledged_appends_survive_kill_9() {
 
     let log = open(dir.path());
     log.verify_all().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     for (game, last_acked) in acked {
-        let info = log.info(&game).unwrap().unwrap();
+        let info = runtime.block_on(log.info(&game)).unwrap().unwrap();
         assert!(
             info.last_seq >= last_acked,
             "{game}: acked {last_acked}, recovered {}",

@@ -32,7 +32,7 @@ impl<L: Log> Service<L> {
         })
     }
 
-    pub(super) fn audit_bundle(
+    pub(super) async fn audit_bundle(
         &self,
         game: &str,
         caller: &Caller,
@@ -41,8 +41,8 @@ impl<L: Log> Service<L> {
         let key = self.key()?;
         // Read once through the service's own path first, so an unknown game is NOT_FOUND and
         // a damaged record DATA_LOSS, with the same messages as every other call.
-        load_log(&self.log, game, None)?;
-        let text = audit::export(&self.log, game, key, now_ms())?;
+        load_log(&self.log, game, None).await?;
+        let text = audit::export(&self.log, game, key, now_ms()).await?;
         Ok(proto::AuditExport {
             text,
             public_key: audit::public_key_hex(key),
@@ -50,7 +50,7 @@ impl<L: Log> Service<L> {
         })
     }
 
-    pub(super) fn tournament_export(
+    pub(super) async fn tournament_export(
         &self,
         request: proto::ExportTournamentRequest,
         caller: &Caller,
@@ -61,7 +61,8 @@ impl<L: Log> Service<L> {
         for p in &request.pairings {
             pairings.insert(&p.game, &p.first, &p.second);
         }
-        let export = audit::export_tournament(&self.log, &request.event, &pairings, key, now_ms())?;
+        let export =
+            audit::export_tournament(&self.log, &request.event, &pairings, key, now_ms()).await?;
         Ok(proto::AuditExport {
             text: export.text,
             public_key: audit::public_key_hex(key),

@@ -196,7 +196,7 @@ impl<L: Log> LiveGames<L> {
         let mut guard = slot.lock_owned().await;
         guard.drop_unwatched_feed();
         if guard.game.is_none() {
-            match Fold::load(&self.log, game, None) {
+            match Fold::load(&self.log, game, None).await {
                 Ok(fold) => {
                     self.note(game, &fold);
                     guard.game = Some(fold);
@@ -236,7 +236,7 @@ impl<L: Log> LiveGames<L> {
 
     /// The game's summary at the log's head `(last_seq, head_hash)`: the one kept if it is
     /// that head's, else replayed from the log (without loading the game into the cache).
-    pub fn summary(
+    pub async fn summary(
         &self,
         game: &str,
         last_seq: u64,
@@ -246,7 +246,7 @@ impl<L: Log> LiveGames<L> {
         if let Some(kept) = kept.filter(|s| s.last_seq == last_seq && s.head_hash == head_hash) {
             return Ok(kept);
         }
-        let fold = Fold::load(&self.log, game, None)?;
+        let fold = Fold::load(&self.log, game, None).await?;
         self.note(game, &fold);
         Ok(Summary::of(&fold))
     }

@@ -301,7 +301,7 @@ impl<L: Log> Service<L> {
         for game in &games {
             caller.may_create(&game.header.id)?;
             Referee::new(&game.header)?;
-            if self.log.info(&game.header.id)?.is_some() {
+            if self.log.info(&game.header.id).await?.is_some() {
                 let game = game.header.id.clone();
                 return Err(crate::log::Rejection::GameExists { game }.into());
             }
@@ -336,10 +336,11 @@ impl<L: Log> Service<L> {
         Ok(state_of(&fold.referee, fold.head_hash))
     }
 
-    fn replay_to(&self, game: &str, up_to: u64) -> Result<proto::GameState, Error> {
+    async fn replay_to(&self, game: &str, up_to: u64) -> Result<proto::GameState, Error> {
         let last = self
             .log
-            .info(game)?
+            .info(game)
+            .await?
             .ok_or_else(|| crate::log::Rejection::UnknownGame {
                 game: game.to_string(),
             })?
@@ -350,7 +351,7 @@ impl<L: Log> Service<L> {
                 format!("game \"{game}\" has only {last} events"),
             ));
         }
-        let fold = Fold::load(&self.log, game, Some(up_to))?;
+        let fold = Fold::load(&self.log, game, Some(up_to)).await?;
         Ok(state_of(&fold.referee, fold.head_hash))
     }
 
@@ -363,7 +364,8 @@ impl<L: Log> Service<L> {
     ) -> Result<proto::ListGamesResponse, Error> {
         let mut infos: Vec<_> = self
             .log
-            .games()?
+            .games()
+            .await?
             .into_iter()
             .filter(|i| caller.lists(&i.game))
             .filter(|i| i.game.starts_with(&page.prefix) && i.game > page.after)
@@ -376,7 +378,7 @@ impl<L: Log> Service<L> {
         let next = (infos.len() > limit).then(|| infos[limit - 1].game.clone());
         let mut games = Vec::new();
         for info in infos.into_iter().take(limit) {
-            games.push(self.summary(info)?);
+            games.push(self.summary(info).await?);
         }
         Ok(proto::ListGamesResponse { games, next })
     }
@@ -384,7 +386,7 @@ impl<L: Log> Service<L> {
     /// One line of ListGames, from the game's kept summary (replayed only if none is kept
     /// for the log's head). A damaged game is listed with what is wrong, so one damaged game
     /// does not hide the others.
-    fn summary(&self, info: crate::log::GameInfo) -> Result<proto::GameSummary, Error> {
+    async fn summary(&self, info: crate::log::GameInfo) -> Result<proto::GameSummary, Error> {
         let damaged = |damage: String| proto::GameSummary {
             game: info.game.clone(),
             variant: String::new(),
@@ -397,7 +399,11 @@ impl<L: Log> Service<L> {
         if let Some(damage) = &info.damage {
             return Ok(damaged(damage.clone()));
         }
-        let summary = match self.live.summary(&info.game, info.last_seq, info.head_hash) {
+        let summary = match self
+            .live
+            .summary(&info.game, info.last_seq, info.head_hash)
+            .await
+        {
             Ok(summary) => summary,
             // Only a closed log fails the whole list; a game that cannot be read is listed
             // with why, and logged for the operator.
@@ -419,14 +425,15 @@ impl<L: Log> Service<L> {
         })
     }
 
-    fn watch(
+    async fn watch(
         &self,
         game: &str,
         from_seq: u64,
         permit: Option<StreamPermit>,
     ) -> Result<WatchStream, Error> {
         self.log
-            .info(game)?
+            .info(game)
+            .await?
             .ok_or_else(|| crate::log::Rejection::UnknownGame {
                 game: game.to_string(),
             })?;
@@ -581,7 +588,7 @@ impl<L: Log> RefereeApi for Service<L> {
                     this.append(&game, message.expected_seq, message.events, &caller)
                         .await
                 };
-                let reply = play_reply(outcome, &this, &game);
+                let reply = play_reply(outcome, &this, &game).await;
                 if tx.send(Ok(reply)).await.is_err() {
                     break;
                 }
@@ -600,7 +607,9 @@ impl<L: Log> RefereeApi for Service<L> {
         let r = request.into_inner();
         caller.may_read(&r.game)?;
         let permit = self.open_stream(&caller)?;
-        Ok(Response::new(self.watch(&r.game, r.from_seq, permit)?))
+        Ok(Response::new(
+            self.watch(&r.game, r.from_seq, permit).await?,
+        ))
     }
 
     async fn get_game(
@@ -620,7 +629,7 @@ impl<L: Log> RefereeApi for Service<L> {
         let caller = self.caller(&request)?;
         let r = request.into_inner();
         caller.may_read(&r.game)?;
-        Ok(Response::new(self.replay_to(&r.game, r.up_to_seq)?))
+        Ok(Response::new(self.replay_to(&r.game, r.up_to_seq).await?))
     }
 
     async fn list_games(
@@ -657,7 +666,7 @@ impl<L: Log> RefereeApi for Service<L> {
     ) -> Result<Response<proto::AuditExport>, Status> {
         let caller = self.caller(&request)?;
         let game = request.into_inner().game;
-        Ok(Response::new(self.audit_bundle(&game, &caller)?))
+        Ok(Response::new(self.audit_bundle(&game, &caller).await?))
     }
 
     async fn export_tournament(
@@ -666,7 +675,8 @@ impl<L: Log> RefereeApi for Service<L> {
     ) -> Result<Response<proto::AuditExport>, Status> {
         let caller = self.caller(&request)?;
         Ok(Response::new(
-            self.tournament_export(request.into_inner(), &caller)?,
+            self.tournament_export(request.into_inner(), &caller)
+                .await?,
         ))
     }
 
@@ -716,7 +726,7 @@ fn play_game(game: &mut String, named: &str) -> Result<(), Error> {
     Ok(())
 }
 
-fn play_reply<L: Log>(
+async fn play_reply<L: Log>(
     outcome: Result<proto::AppendEventsResponse, Error>,
     service: &Service<L>,
     game: &str,
@@ -726,7 +736,13 @@ fn play_reply<L: Log>(
         Ok(ack) => Outcome::Ack(ack),
         Err(e) => {
             let status = Status::from(e);
-            let last_seq = service.log.info(game).ok().flatten().map(|i| i.last_seq);
+            let last_seq = service
+                .log
+                .info(game)
+                .await
+                .ok()
+                .flatten()
+                .map(|i| i.last_seq);
             Outcome::Refusal(proto::Refusal {
                 code: error::code_name(status.code()).into(),
                 message: status.message().to_string(),

@@ -155,7 +155,9 @@ async fn catch_up<L: Log>(
     let mut fold: Option<Fold> = None;
     let mut at = 0;
     while at <= to {
-        let chunk = log.read(cursor.game, at, Some(to.min(at.saturating_add(CHUNK - 1))))??;
+        let chunk = log
+            .read(cursor.game, at, Some(to.min(at.saturating_add(CHUNK - 1))))
+            .await??;
         let Some(last) = chunk.last() else { break };
         at = last.seq + 1;
         for record in &chunk {

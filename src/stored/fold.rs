@@ -26,8 +26,8 @@ impl Fold {
     }
 
     /// The game read from `log` through `to` (None: the head) and folded.
-    pub fn load<L: Log>(log: &L, game: &str, to: Option<u64>) -> Result<Fold, Error> {
-        let loaded = load_log(log, game, to)?;
+    pub async fn load<L: Log>(log: &L, game: &str, to: Option<u64>) -> Result<Fold, Error> {
+        let loaded = load_log(log, game, to).await?;
         let mut fold = Fold {
             referee: Referee::new(&loaded.header)?,
             head_hash: loaded.header_record.hash,

@@ -22,8 +22,8 @@ impl LoadedLog {
 }
 
 /// Reads a game's log from the header through `to` (None: the head) and parses it.
-pub fn load_log<L: Log>(log: &L, game: &str, to: Option<u64>) -> Result<LoadedLog, Error> {
-    let mut records = log.read(game, 0, to)??.into_iter();
+pub async fn load_log<L: Log>(log: &L, game: &str, to: Option<u64>) -> Result<LoadedLog, Error> {
+    let mut records = log.read(game, 0, to).await??.into_iter();
     let header_record = records
         .next()
         .ok_or_else(|| Error::unreadable(game, 0, "no header record"))?;

@@ -2,8 +2,8 @@
 //! readers — the service, the audit and the CLI — so each reads and folds a game one way.
 //!
 //! ```no_run
-//! # fn demo(log: &referee::log::SledLog) -> Result<(), referee::stored::Error> {
-//! let game = referee::stored::Fold::load(log, "r3-b12", None)?;
+//! # async fn demo(log: &referee::log::SledLog) -> Result<(), referee::stored::Error> {
+//! let game = referee::stored::Fold::load(log, "r3-b12", None).await?;
 //! println!("{} rulings, head {}", game.referee.rulings().len(), hex::encode(game.head_hash));
 //! # Ok(()) }
 //! ```

@@ -284,7 +284,7 @@ async fn game<L: Log>(State(c): Shared<L>, headers: HeaderMap, Path(id): Path<St
     if let Err(e) = caller.may_read(&id) {
         return failed(e);
     }
-    game_view(&c, &id, false)
+    game_view(&c, &id, false).await
 }
 
 async fn public_game<L: Log>(State(c): Shared<L>, Path(id): Path<String>) -> Response {
@@ -298,11 +298,11 @@ async fn public_game<L: Log>(State(c): Shared<L>, Path(id): Path<String>) -> Res
     if let Err(e) = caller.may_read(&id) {
         return failed(e);
     }
-    game_view(&c, &id, true)
+    game_view(&c, &id, true).await
 }
 
-fn game_view<L: Log>(c: &Console<L>, id: &str, public: bool) -> Response {
-    let loaded = match load_log(&c.service.log, id, None) {
+async fn game_view<L: Log>(c: &Console<L>, id: &str, public: bool) -> Response {
+    let loaded = match load_log(&c.service.log, id, None).await {
         Ok(loaded) => loaded,
         Err(e) => return failed(e.into()),
     };
@@ -343,14 +343,15 @@ async fn arbiter_event<L: Log>(
     body: &str,
     caller: &Caller,
 ) -> Result<Value, Error> {
-    let info = c
-        .service
-        .log
-        .info(game)?
-        .ok_or_else(|| crate::log::Rejection::UnknownGame {
-            game: game.to_string(),
-        })?;
-    let header = load_log(&c.service.log, game, Some(0))?.header;
+    let info =
+        c.service
+            .log
+            .info(game)
+            .await?
+            .ok_or_else(|| crate::log::Rejection::UnknownGame {
+                game: game.to_string(),
+            })?;
+    let header = load_log(&c.service.log, game, Some(0)).await?.header;
     let event =
         event_from_json(body, header.variant, None).map_err(|e| Error::invalid("body", e))?;
     if !matches!(event.kind, EventKind::Arbiter { .. }) || event.side != Side::Arbiter {
@@ -518,14 +519,14 @@ async fn snapshot<L: Log>(
         return Ok(frames.into_iter().map(|f| f.json).collect());
     }
     let mut frames = Vec::new();
-    for info in c.service.log.games()? {
+    for info in c.service.log.games().await? {
         if frames.len() >= MAX_BOARDS {
             break;
         }
         if !boards.has(&info.game) || !caller.lists(&info.game) || info.damage.is_some() {
             continue;
         }
-        let loaded = load_log(&c.service.log, &info.game, None)?;
+        let loaded = load_log(&c.service.log, &info.game, None).await?;
         let records: Vec<crate::log::Record> =
             loaded.events.iter().map(|(r, _)| r.clone()).collect();
         let horizon = c.public_horizon(&records);
@@ -611,7 +612,11 @@ impl<L: Log> Service<L> {
         let record = if last == 0 {
             None
         } else {
-            self.log.read(game, last, Some(last))??.into_iter().next()
+            self.log
+                .read(game, last, Some(last))
+                .await??
+                .into_iter()
+                .next()
         };
         Ok(hall_frame(referee, record.as_ref(), None, &[], true))
     }
@@ -623,7 +628,7 @@ impl<L: Log> Service<L> {
         boards: &Boards,
     ) -> Result<Vec<HallFrame>, Error> {
         let mut frames = Vec::new();
-        for info in self.log.games()? {
+        for info in self.log.games().await? {
             if frames.len() >= MAX_BOARDS {
                 break;
             }
