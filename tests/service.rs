@@ -1038,7 +1038,7 @@ impl referee::log::Log for OneGameUnreadable {
         self.inner.stopped()
     }
 
-    fn watch(
+    async fn watch(
         &self,
         game: &str,
         from: u64,
@@ -1051,7 +1051,7 @@ impl referee::log::Log for OneGameUnreadable {
         >,
         referee::log::Error,
     > {
-        self.inner.watch(game, from)
+        self.inner.watch(game, from).await
     }
 }
 

@@ -1,8 +1,9 @@
 //! The append-only event log: every event a board reports, per game, in order, durable
 //! before it is acknowledged, and hash-chained so damage is found rather than served.
 //!
-//! [`Log`] is what the service codes against; [`SledLog`] is the one implementation. Every
-//! call that may wait on storage is async, reads included, so that a backend across the
+//! [`Log`] is what the service codes against; [`SledLog`] is the embedded implementation, and
+//! [`PgLog`] keeps the log in PostgreSQL for several instances on one database. Every call
+//! that may wait on storage is async, reads and watches included, so that a backend across the
 //! network never blocks a tokio worker on a round trip.
 //!
 //! ```no_run
@@ -30,6 +31,7 @@ mod error;
 mod group_commit;
 mod layout;
 mod limits;
+mod postgres;
 mod record;
 mod recovery;
 mod sled_log;
@@ -46,6 +48,7 @@ pub use anchor::{ANCHOR_FILE, acknowledged};
 pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
 pub use group_commit::CommitStats;
+pub use postgres::{PG_CONNECTIONS, PgLog};
 pub use record::{HASH_LEN, ZERO_HASH};
 pub use recovery::Trust;
 pub use sled_log::SledLog;
@@ -159,9 +162,15 @@ pub trait Log: Clone + Send + Sync + 'static {
 
     /// Records from `from` on: first those already stored, then each new one as it is
     /// appended; ends only on error or drop. Many watchers per game.
+    #[allow(clippy::type_complexity)]
     fn watch(
         &self,
         game: &str,
         from: u64,
-    ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>;
+    ) -> impl Future<
+        Output = Result<
+            Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>,
+            Error,
+        >,
+    > + Send;
 }

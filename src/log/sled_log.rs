@@ -197,7 +197,7 @@ impl Log for SledLog {
         self.inner.writer.stopped()
     }
 
-    fn watch(
+    async fn watch(
         &self,
         game: &str,
         from: u64,

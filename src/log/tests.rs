@@ -186,7 +186,7 @@ async fn unknown_games_and_bad_requests_are_rejected() {
         log.read("nope", 0, None).await.unwrap(),
         Err(unknown.clone())
     );
-    assert!(matches!(log.watch("nope", 0).unwrap(), Err(r) if r == unknown));
+    assert!(matches!(log.watch("nope", 0).await.unwrap(), Err(r) if r == unknown));
     assert_eq!(log.info("nope").await.unwrap(), None);
     assert_eq!(unknown.to_string(), r#"unknown game "nope""#);
 
@@ -307,9 +307,9 @@ async fn watch_catches_up_then_follows_live() {
     let dir = tempfile::tempdir().unwrap();
     let log = open(dir.path());
     game_with(&log, GAME, 3).await;
-    let mut all = Box::pin(log.watch(GAME, 0).unwrap().unwrap());
-    let mut middle = Box::pin(log.watch(GAME, 2).unwrap().unwrap());
-    let mut ahead = Box::pin(log.watch(GAME, 5).unwrap().unwrap());
+    let mut all = Box::pin(log.watch(GAME, 0).await.unwrap().unwrap());
+    let mut middle = Box::pin(log.watch(GAME, 2).await.unwrap().unwrap());
+    let mut ahead = Box::pin(log.watch(GAME, 5).await.unwrap().unwrap());
     for seq in 0..=3 {
         assert_eq!(next(&mut all).await.seq, seq);
     }
@@ -336,7 +336,7 @@ async fn watch_ends_with_closed_when_the_log_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let log = open(dir.path());
     game_with(&log, GAME, 1).await;
-    let mut watcher = Box::pin(log.watch(GAME, 2).unwrap().unwrap());
+    let mut watcher = Box::pin(log.watch(GAME, 2).await.unwrap().unwrap());
     drop(log);
     let item = tokio::time::timeout(Duration::from_secs(5), watcher.next())
         .await
@@ -423,7 +423,7 @@ async fn a_flipped_bit_is_data_loss_not_data() {
     ));
     // Ranges that do not touch the damage are still served.
     assert_eq!(log.read(GAME, 0, Some(1)).await.unwrap().unwrap().len(), 2);
-    let mut watcher = Box::pin(log.watch(GAME, 0).unwrap().unwrap());
+    let mut watcher = Box::pin(log.watch(GAME, 0).await.unwrap().unwrap());
     let item = watcher.next().await.unwrap();
     assert!(
         matches!(item, Err(Error::DataLoss { seq: 3, .. })),

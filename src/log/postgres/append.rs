@@ -1,0 +1,408 @@
+//! The write transactions: create a game, append events. Each decides and writes in ONE
+//! transaction at PostgreSQL's default READ COMMITTED, and answers only after COMMIT returned.
+//!
+//! - `expected_seq` is checked against the head read in the transaction that inserts. Two
+//!   appenders that read the same head both insert `last + 1`; the primary key (game, seq)
+//!   makes the second wait for the first's commit and then fail with SQLSTATE 23505. That
+//!   transaction is rolled back and the request decided again from the new head: it becomes the
+//!   `SeqMismatch` sled gives, or, if it was a retry of what the winner stored, a duplicate.
+//! - Exactly-once by event id rests on UNIQUE (game, event_id): a retry is found by its ids
+//!   before anything is written, and a race of two retries ends in 23505 and a new decision.
+//! - Hashes are sealed with record.rs, byte for byte what sled stores and hashes.
+//! - An ack rests on COMMIT having returned under the settings `settings` checks (the WAL is
+//!   flushed first). If COMMIT fails without the server saying why (the connection broke), the
+//!   outcome is unknown: that is an `Error`, never an ack; a retry by event id settles it.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Transaction};
+
+use super::super::layout::Head;
+use super::super::limits::{check_body, check_events, check_game_id};
+use super::super::record::{HASH_LEN, Unsealed, ZERO_HASH};
+use super::super::{Appended, Error, NewEvent, Record, Rejection};
+use super::chain::{self, COLUMNS};
+use super::heads::{CHANNEL, payload};
+use super::{failed, to_i64};
+
+/// A request's outcome: as `Log` answers it.
+pub(super) type Outcome<T> = Result<Result<T, Rejection>, Error>;
+
+/// What one attempt came to: an outcome, or a race lost to another writer (decide again).
+pub(super) enum Attempt<T> {
+    Decided(Outcome<T>),
+    Raced,
+}
+
+/// How the write transactions are run.
+#[derive(Clone, Copy)]
+pub(super) struct Writes {
+    /// Whether appends NOTIFY watchers on other instances (the engine has LISTEN/NOTIFY).
+    pub notify: bool,
+}
+
+impl Writes {
+    /// Creates a game: its directory row, its header record at seq 0 and its head, together.
+    pub async fn create(
+        self,
+        client: &mut Client,
+        game: &str,
+        header: &str,
+        writer: &str,
+    ) -> Result<Attempt<Record>, Error> {
+        if let Err(rejection) = check_game_id(game).and_then(|()| check_body(0, header)) {
+            return Ok(Attempt::Decided(Ok(Err(rejection))));
+        }
+        let tx = begin(client).await?;
+        if chain::head(&tx, game).await?.is_some() {
+            return Ok(Attempt::Decided(Ok(Err(exists(game)))));
+        }
+        let created_ms = now_ms();
+        let record = seal(game, 0, "", created_ms, writer, header, ZERO_HASH)?;
+        let inserted = tx
+            .execute(
+                "INSERT INTO referee_games (game, created_ms) VALUES ($1, $2)",
+                &[&game, &to_i64(created_ms)?],
+            )
+            .await;
+        if let Err(e) = inserted {
+            // Another instance created it since we looked: game ids are taken forever.
+            if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+                return Ok(Attempt::Decided(Ok(Err(exists(game)))));
+            }
+            return raced_or(e, "creating a game").map(|()| Attempt::Raced);
+        }
+        if let Some(raced) = self.insert(&tx, std::slice::from_ref(&record)).await? {
+            return Ok(raced);
+        }
+        tx.execute(
+            "INSERT INTO referee_heads (game, last_seq, head_hash) VALUES ($1, 0, $2)",
+            &[&game, &record.hash.as_slice()],
+        )
+        .await
+        .map_err(|e| failed("creating a game's head", e))?;
+        if let Some(raced) = commit(tx).await? {
+            return Ok(raced);
+        }
+        Ok(Attempt::Decided(Ok(Ok(record))))
+    }
+
+    /// Appends events as seqs `expected_seq..`, or acknowledges an exact retry again.
+    pub async fn append(
+        self,
+        client: &mut Client,
+        game: &str,
+        expected_seq: u64,
+        events: &[NewEvent],
+    ) -> Result<Attempt<Appended>, Error> {
+        if let Err(rejection) = check_events(events) {
+            return Ok(Attempt::Decided(Ok(Err(rejection))));
+        }
+        let tx = begin(client).await?;
+        let Some(head) = chain::head(&tx, game).await? else {
+            return Ok(Attempt::Decided(Ok(Err(unknown(game)))));
+        };
+        // Retries first: a retry carries the expected seq of its first try, now stale.
+        if let Some(decided) = retry(&tx, game, events).await? {
+            return Ok(Attempt::Decided(Ok(decided)));
+        }
+        if expected_seq.checked_sub(1) != Some(head.last_seq) {
+            let game = game.to_owned();
+            let last = head.last_seq;
+            let mismatch = Rejection::SeqMismatch {
+                game,
+                expected: expected_seq,
+                last,
+            };
+            return Ok(Attempt::Decided(Ok(Err(mismatch))));
+        }
+        let records = chained(game, head, events)?;
+        if let Some(raced) = self.insert(&tx, &records).await? {
+            return Ok(raced);
+        }
+        if let Some(raced) = self.move_head(&tx, game, head, &records).await? {
+            return Ok(raced);
+        }
+        if let Some(raced) = commit(tx).await? {
+            return Ok(raced);
+        }
+        let duplicate = false;
+        Ok(Attempt::Decided(Ok(Ok(Appended { records, duplicate }))))
+    }
+
+    /// Inserts sealed records in one statement; `Some(Raced)` if another writer took a seq or
+    /// an event id first.
+    async fn insert<T>(
+        self,
+        tx: &Transaction<'_>,
+        records: &[Record],
+    ) -> Result<Option<Attempt<T>>, Error> {
+        for chunk in records.chunks(INSERT_ROWS) {
+            let rows = Rows::of(chunk)?;
+            if let Err(e) = tx.execute(&rows.statement(), &rows.params()).await {
+                return raced_or(e, "inserting records").map(|()| Some(Attempt::Raced));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Moves the head from `head` to the last of `records`, and NOTIFYs other instances (the
+    /// notification is delivered only if the transaction commits).
+    async fn move_head<T>(
+        self,
+        tx: &Transaction<'_>,
+        game: &str,
+        head: Head,
+        records: &[Record],
+    ) -> Result<Option<Attempt<T>>, Error> {
+        let last = records.last().map_or(head, |r| Head {
+            last_seq: r.seq,
+            hash: r.hash,
+        });
+        let moved = tx
+            .execute(
+                "UPDATE referee_heads SET last_seq = $2, head_hash = $3 \
+                 WHERE game = $1 AND last_seq = $4",
+                &[
+                    &game,
+                    &to_i64(last.last_seq)?,
+                    &last.hash.as_slice(),
+                    &to_i64(head.last_seq)?,
+                ],
+            )
+            .await;
+        match moved {
+            // Inserting seq last+1 succeeded, so no one else moved the head; checked anyway.
+            Ok(1) => {}
+            Ok(_) => return Ok(Some(Attempt::Raced)),
+            Err(e) => return raced_or(e, "moving a game's head").map(|()| Some(Attempt::Raced)),
+        }
+        if self.notify {
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&CHANNEL, &payload(game, last.last_seq)],
+            )
+            .await
+            .map_err(|e| failed("notifying watchers", e))?;
+        }
+        Ok(None)
+    }
+}
+
+/// Most rows per INSERT statement: 8 parameters each, far below PostgreSQL's 65,535.
+const INSERT_ROWS: usize = 500;
+
+/// One INSERT of many records: its parameters, column by column per row.
+struct Rows<'a> {
+    records: &'a [Record],
+    /// Per record: seq, received_ms, prev_hash, hash, as the driver takes them.
+    columns: Vec<(i64, i64, &'a [u8], &'a [u8])>,
+}
+
+impl<'a> Rows<'a> {
+    fn of(records: &'a [Record]) -> Result<Rows<'a>, Error> {
+        let columns = records
+            .iter()
+            .map(|r| {
+                let (seq, received_ms) = (to_i64(r.seq)?, to_i64(r.received_ms)?);
+                Ok((seq, received_ms, r.prev_hash.as_slice(), r.hash.as_slice()))
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(Rows { records, columns })
+    }
+
+    fn statement(&self) -> String {
+        let rows: Vec<String> = (0..self.records.len())
+            .map(|row| {
+                let values: Vec<String> = (1..=8).map(|i| format!("${}", row * 8 + i)).collect();
+                format!("({})", values.join(","))
+            })
+            .collect();
+        format!(
+            "INSERT INTO referee_records (game, seq, event_id, received_ms, writer, body, \
+             prev_hash, hash) VALUES {}",
+            rows.join(",")
+        )
+    }
+
+    fn params(&self) -> Vec<&(dyn ToSql + Sync)> {
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(self.records.len() * 8);
+        for (r, (seq, received_ms, prev_hash, hash)) in self.records.iter().zip(&self.columns) {
+            params.extend([
+                &r.game as &(dyn ToSql + Sync),
+                seq,
+                &r.event_id,
+                received_ms,
+                &r.writer,
+                &r.body,
+                prev_hash,
+                hash,
+            ]);
+        }
+        params
+    }
+}
+
+/// The events sealed onto the chain after `head`, one receive time for the request.
+fn chained(game: &str, head: Head, events: &[NewEvent]) -> Result<Vec<Record>, Error> {
+    let received_ms = now_ms();
+    let mut prev = head;
+    let mut records = Vec::with_capacity(events.len());
+    for event in events {
+        let seq = prev.last_seq + 1;
+        let record = seal(
+            game,
+            seq,
+            &event.event_id,
+            received_ms,
+            &event.writer,
+            &event.body,
+            prev.hash,
+        )?;
+        prev = Head {
+            last_seq: seq,
+            hash: record.hash,
+        };
+        records.push(record);
+    }
+    Ok(records)
+}
+
+fn seal(
+    game: &str,
+    seq: u64,
+    event_id: &str,
+    received_ms: u64,
+    writer: &str,
+    body: &str,
+    prev_hash: [u8; HASH_LEN],
+) -> Result<Record, Error> {
+    let unsealed = Unsealed {
+        game,
+        seq,
+        event_id,
+        received_ms,
+        writer,
+        body,
+        prev_hash,
+    };
+    Ok(unsealed.seal().map_err(Error::Storage)?.1)
+}
+
+/// A retry's answer if the request's ids are stored: the originals (an exact retry), or
+/// `EventIdReused` (a body differs, or only some ids are stored). `None` if all are new.
+async fn retry(
+    tx: &Transaction<'_>,
+    game: &str,
+    events: &[NewEvent],
+) -> Result<Option<Result<Appended, Rejection>>, Error> {
+    let ids: Vec<&str> = events.iter().map(|e| e.event_id.as_str()).collect();
+    let rows = tx
+        .query(
+            &format!(
+                "SELECT {COLUMNS} FROM referee_records WHERE game = $1 AND event_id = ANY($2)"
+            ),
+            &[&game, &ids],
+        )
+        .await
+        .map_err(|e| failed("looking up event ids", e))?;
+    let mut stored = Vec::with_capacity(rows.len());
+    for row in &rows {
+        stored.push(chain::from_row(game, row)?);
+    }
+    Ok(match_retry(game, events, stored))
+}
+
+/// Sled's rule: all ids stored with the same bodies is a retry; anything else stored is a
+/// reuse, named by the request's first stored event (or the first whose body differs).
+fn match_retry(
+    game: &str,
+    events: &[NewEvent],
+    mut stored: Vec<Record>,
+) -> Option<Result<Appended, Rejection>> {
+    let first = events
+        .iter()
+        .find_map(|e| stored.iter().find(|r| r.event_id == e.event_id))?;
+    if stored.len() < events.len() {
+        return Some(Err(reused(game, &first.event_id, first.seq)));
+    }
+    let mut originals = Vec::with_capacity(events.len());
+    for event in events {
+        let at = stored.iter().position(|r| r.event_id == event.event_id)?;
+        let original = stored.swap_remove(at);
+        if original.body != event.body {
+            return Some(Err(reused(game, &event.event_id, original.seq)));
+        }
+        originals.push(original);
+    }
+    Some(Ok(Appended {
+        records: originals,
+        duplicate: true,
+    }))
+}
+
+fn reused(game: &str, event_id: &str, seq: u64) -> Rejection {
+    Rejection::EventIdReused {
+        game: game.to_owned(),
+        event_id: event_id.to_owned(),
+        seq,
+    }
+}
+
+async fn begin(client: &mut Client) -> Result<Transaction<'_>, Error> {
+    client
+        .transaction()
+        .await
+        .map_err(|e| failed("starting a transaction", e))
+}
+
+/// Commits. `Some(Raced)` if the server refused the commit as a conflict (engines that
+/// serialise, e.g. CockroachDB's 40001: nothing was stored); any other failure leaves the
+/// outcome unknown, an error.
+async fn commit<T>(tx: Transaction<'_>) -> Result<Option<Attempt<T>>, Error> {
+    match tx.commit().await {
+        Ok(()) => Ok(None),
+        Err(e) if e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) => {
+            Ok(Some(Attempt::Raced))
+        }
+        Err(e) => Err(Error::Storage(format!(
+            "postgres: COMMIT failed ({e}); the write may or may not be stored: retry it \
+             with the same event ids"
+        ))),
+    }
+}
+
+/// `Ok(())` if `e` is a race lost to another writer (a unique key taken, a serialisation
+/// conflict), to decide again; otherwise the error.
+fn raced_or(e: tokio_postgres::Error, doing: &str) -> Result<(), Error> {
+    let raced = [
+        SqlState::UNIQUE_VIOLATION,
+        SqlState::T_R_SERIALIZATION_FAILURE,
+        SqlState::T_R_DEADLOCK_DETECTED,
+    ];
+    match e.code() {
+        Some(code) if raced.contains(code) => Ok(()),
+        _ => Err(failed(doing, e)),
+    }
+}
+
+fn unknown(game: &str) -> Rejection {
+    Rejection::UnknownGame {
+        game: game.to_owned(),
+    }
+}
+
+fn exists(game: &str) -> Rejection {
+    Rejection::GameExists {
+        game: game.to_owned(),
+    }
+}
+
+fn now_ms() -> u64 {
+    let since_epoch = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,154 @@
+//! A small bounded pool of connections to the database, reconnecting after failures.
+//!
+//! Our own rather than a pool crate: the log needs only check out, give back, and drop a
+//! connection whose state is unknown. A connection goes back to the pool only when the
+//! operation that used it finished cleanly ([`Conn::release`]); after any error, timeout or
+//! dropped future it is closed, so no later request runs behind a half-finished transaction
+//! (tokio-postgres would otherwise queue its ROLLBACK or COMMIT on the same socket).
+
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_postgres::{Client, NoTls};
+
+use super::settings;
+use super::{Error, failed};
+
+/// How long connecting (TCP, start-up, the settings check) may take before it is an error.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The pool: at most `size` connections open or being opened at once.
+pub(super) struct Connections {
+    url: String,
+    idle: Mutex<Vec<Client>>,
+    permits: Arc<Semaphore>,
+    /// Why the last attempt to connect failed, until one succeeds: what `stopped` reports.
+    down: Mutex<Option<String>>,
+}
+
+/// A checked-out connection; closed on drop unless [`released`](Conn::release).
+pub(super) struct Conn {
+    client: Option<Client>,
+    pool: Arc<Connections>,
+    clean: bool,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Connections {
+    pub fn new(url: &str, size: usize) -> Arc<Connections> {
+        Arc::new(Connections {
+            url: url.to_owned(),
+            idle: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(size.max(1))),
+            down: Mutex::new(None),
+        })
+    }
+
+    /// A connection: an idle one that is still open, else a new one. Waits while all are busy.
+    pub async fn get(self: &Arc<Self>) -> Result<Conn, Error> {
+        let permit = Arc::clone(&self.permits)
+            .acquire_owned()
+            .await
+            .map_err(|_| Error::Closed)?;
+        let client = match self.take_idle() {
+            Some(client) => client,
+            None => self.connect().await?,
+        };
+        Ok(Conn {
+            client: Some(client),
+            pool: Arc::clone(self),
+            clean: false,
+            _permit: permit,
+        })
+    }
+
+    fn take_idle(&self) -> Option<Client> {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        while let Some(client) = idle.pop() {
+            // The server may have closed it (a restart, a failover) while it sat idle.
+            if !client.is_closed() {
+                return Some(client);
+            }
+        }
+        None
+    }
+
+    /// Opens a connection and checks that its session commits durably.
+    pub async fn connect(&self) -> Result<Client, Error> {
+        let result = tokio::time::timeout(CONNECT_TIMEOUT, self.open()).await;
+        let result = result.unwrap_or_else(|_| {
+            Err(Error::Storage(format!(
+                "postgres: no connection within {CONNECT_TIMEOUT:?}"
+            )))
+        });
+        let mut down = self.down.lock().unwrap_or_else(PoisonError::into_inner);
+        *down = result.as_ref().err().map(ToString::to_string);
+        result
+    }
+
+    async fn open(&self) -> Result<Client, Error> {
+        let (client, connection) = tokio_postgres::connect(&self.url, NoTls)
+            .await
+            .map_err(|e| failed("connecting", e))?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!(error = %e, "postgres connection ended");
+            }
+        });
+        settings::check_durable(&client).await?;
+        Ok(client)
+    }
+
+    /// Why the database cannot be reached, if the last attempt to connect failed.
+    pub fn down(&self) -> Option<String> {
+        self.down
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The connection string, for a connection of its own (the listener's).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Conn {
+    /// Gives the connection back to the pool: the operation finished and left no transaction.
+    pub fn release(mut self) {
+        self.clean = true;
+    }
+}
+
+impl Deref for Conn {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        self.client.as_ref().expect("a checked-out connection")
+    }
+}
+
+impl DerefMut for Conn {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client.as_mut().expect("a checked-out connection")
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        let Some(client) = self.client.take() else {
+            return;
+        };
+        if self.clean && !client.is_closed() {
+            let mut idle = self
+                .pool
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            idle.push(client);
+        }
+        // Otherwise dropping the client closes the connection.
+    }
+}

@@ -1,0 +1,292 @@
+//! [`PgLog`]: the event log on PostgreSQL, with the guarantees of [`SledLog`](super::SledLog)
+//! and what each one rests on:
+//!
+//! - **Durable before acknowledged**: an append or create is answered only after its COMMIT
+//!   returned, and COMMIT returns only after PostgreSQL flushed the transaction's WAL to disk
+//!   (and to a synchronous standby, if one is configured). That holds only with `fsync = on`,
+//!   `full_page_writes = on` and `synchronous_commit` one of `on`, `remote_write`,
+//!   `remote_apply`; every connection checks its session's values and the log refuses to open
+//!   (or to use the connection) otherwise, saying what to configure. A COMMIT that fails
+//!   without an answer from the server (the connection broke) is an error, never an ack: the
+//!   board's retry by event id then settles it exactly once.
+//! - **`expected_seq` checked in the inserting transaction**: the head is read in the
+//!   transaction that inserts seq `last + 1`; a second appender racing for the same seq waits
+//!   on the primary key (game, seq) and fails with 23505, and is decided again from the new
+//!   head (`SeqMismatch`, or a duplicate if it was a retry). READ COMMITTED, no SERIALIZABLE,
+//!   no locks held beyond the transaction.
+//! - **Exactly-once by event id, forever**: UNIQUE (game, event_id) on the records table.
+//! - **Hash chain**: records are sealed with the same encoding and SHA-256 as sled's, so a
+//!   record's hash is the same whichever backend stored it; reads re-seal every row and check
+//!   each link and the head row's hash, and damage is `DataLoss` naming game and seq.
+//! - **Watch** across instances: NOTIFY at commit as the wake-up, and a poll of the watched
+//!   heads every 500 ms as the fallback (see `heads`).
+//!
+//! The SQL stays within what CockroachDB and YugabyteDB also speak (no advisory locks, no
+//! triggers); LISTEN/NOTIFY is used only where the engine has it. Connections use `NoTls`
+//! for now: run the database on the same host or a closed network until TLS is added.
+//!
+//! Not done here (see issue 18): the lease row that gives one instance a game's live fold,
+//! `restore`/`store copy`, and a check of the whole store against an anchor at open (there is
+//! no `damage` in [`GameInfo`] from this backend: damage is found as it is read).
+
+mod append;
+mod chain;
+mod connections;
+mod follow;
+mod heads;
+mod schema;
+mod settings;
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream};
+use append::{Attempt, Outcome, Writes};
+use connections::Connections;
+use heads::Heads;
+
+/// Connections each `PgLog` opens at most (plus one that listens for notifications).
+pub const PG_CONNECTIONS: usize = 8;
+/// Records checked per read by `verify_all`, so a long game is not loaded whole.
+const VERIFY_CHUNK: u64 = 4096;
+/// Times a write is decided again after losing a race; the second decision normally settles
+/// it (the winner's commit is then visible).
+const ATTEMPTS: usize = 4;
+
+/// The PostgreSQL-backed log. Cheap to clone; clones share one pool of connections, and the
+/// task that keeps watched heads fresh stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct PgLog {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    connections: Arc<Connections>,
+    heads: Arc<Heads>,
+    writes: Writes,
+    keeper: JoinHandle<()>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.keeper.abort();
+    }
+}
+
+impl PgLog {
+    /// Connects to the database at `url` (a libpq-style connection string or a
+    /// `postgres://` URL), checks that it commits durably, and creates the tables if absent.
+    /// Must run inside a tokio runtime.
+    pub async fn open(url: &str) -> Result<PgLog, Error> {
+        PgLog::open_with(url, PG_CONNECTIONS).await
+    }
+
+    /// [`open`](PgLog::open) with at most `connections` pooled connections.
+    pub async fn open_with(url: &str, connections: usize) -> Result<PgLog, Error> {
+        let connections = Connections::new(url, connections);
+        let mut conn = connections.get().await?;
+        schema::create(&mut conn).await?;
+        conn.release();
+        let listener = heads::listen(url).await?;
+        let writes = Writes {
+            notify: listener.hears(),
+        };
+        let heads = Arc::new(Heads::default());
+        let keeper = tokio::spawn(heads::keep_fresh(
+            Arc::downgrade(&heads),
+            Arc::clone(&connections),
+            listener,
+        ));
+        Ok(PgLog {
+            inner: Arc::new(Inner {
+                connections,
+                heads,
+                writes,
+                keeper,
+            }),
+        })
+    }
+
+    /// Wakes this instance's watchers of a game at once after its append committed.
+    fn published(&self, outcome: &Outcome<Appended>) {
+        if let Ok(Ok(appended)) = outcome
+            && let Some(last) = appended.records.last()
+        {
+            self.inner.heads.publish(&last.game, last.seq);
+        }
+    }
+
+    /// Walks every game's whole chain, from the header to the head.
+    pub async fn verify_all(&self) -> Result<(), Error> {
+        for info in self.games().await? {
+            let mut from = 0;
+            while from <= info.last_seq {
+                let to = info.last_seq.min(from.saturating_add(VERIFY_CHUNK - 1));
+                if let Err(rejection) = self.read(&info.game, from, Some(to)).await? {
+                    return Err(Error::Storage(rejection.to_string()));
+                }
+                from = to + 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Log for PgLog {
+    /// Creates a game whose seq 0 record is the header. Acknowledged only once committed.
+    async fn create(
+        &self,
+        game: &str,
+        header: String,
+        writer: &str,
+    ) -> Result<Result<Record, Rejection>, Error> {
+        for _ in 0..ATTEMPTS {
+            let mut conn = self.inner.connections.get().await?;
+            let attempt = self
+                .inner
+                .writes
+                .create(&mut conn, game, &header, writer)
+                .await?;
+            conn.release();
+            if let Attempt::Decided(outcome) = attempt {
+                return outcome;
+            }
+        }
+        Err(raced_too_often(game))
+    }
+
+    /// Appends events as seqs expected_seq.. (expected_seq must be last+1), acknowledged only
+    /// once committed; an exact retry is acknowledged again with the originals.
+    async fn append(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> Result<Result<Appended, Rejection>, Error> {
+        for _ in 0..ATTEMPTS {
+            let mut conn = self.inner.connections.get().await?;
+            let attempt = self
+                .inner
+                .writes
+                .append(&mut conn, game, expected_seq, &events)
+                .await?;
+            conn.release();
+            if let Attempt::Decided(outcome) = attempt {
+                self.published(&outcome);
+                return outcome;
+            }
+        }
+        Err(raced_too_often(game))
+    }
+
+    /// Records with from <= seq <= to (to = None: up to the head), verified against the chain.
+    async fn read(
+        &self,
+        game: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Result<Vec<Record>, Rejection>, Error> {
+        let conn = self.inner.connections.get().await?;
+        let Some(head) = chain::head(&*conn, game).await? else {
+            conn.release();
+            return Ok(Err(unknown(game)));
+        };
+        let to = to.map_or(head.last_seq, |to| to.min(head.last_seq));
+        if from > to {
+            conn.release();
+            return Ok(Ok(Vec::new()));
+        }
+        let records = chain::read(&*conn, game, from, to, &head).await?;
+        conn.release();
+        Ok(Ok(records))
+    }
+
+    /// The game's head, or `None` if there is no such game.
+    async fn info(&self, game: &str) -> Result<Option<GameInfo>, Error> {
+        let conn = self.inner.connections.get().await?;
+        let row = conn
+            .query_opt(&format!("{GAMES} WHERE g.game = $1"), &[&game])
+            .await
+            .map_err(|e| failed("reading a game", e))?;
+        conn.release();
+        row.map(|row| game_info(&row)).transpose()
+    }
+
+    /// Every game, in creation order.
+    async fn games(&self) -> Result<Vec<GameInfo>, Error> {
+        let conn = self.inner.connections.get().await?;
+        let rows = conn
+            .query(&format!("{GAMES} ORDER BY g.number"), &[])
+            .await
+            .map_err(|e| failed("listing games", e))?;
+        conn.release();
+        rows.iter().map(game_info).collect()
+    }
+
+    /// Why the log refuses every write, if it does: the database could not be reached at the
+    /// last attempt to connect. `None` once a connection succeeds again.
+    fn stopped(&self) -> Option<String> {
+        self.inner.connections.down()
+    }
+
+    /// Records from `from` on: first those already stored, then each new one as it is
+    /// committed by this instance or another on the same database. Many watchers per game.
+    async fn watch(
+        &self,
+        game: &str,
+        from: u64,
+    ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>
+    {
+        let conn = self.inner.connections.get().await?;
+        let head = chain::head(&*conn, game).await?;
+        conn.release();
+        let Some(head) = head else {
+            return Ok(Err(unknown(game)));
+        };
+        let heads = self.inner.heads.subscribe(game, head.last_seq);
+        let connections = Arc::clone(&self.inner.connections);
+        Ok(Ok(follow::start(connections, game, from, heads)))
+    }
+}
+
+/// A game's directory row joined with its head row.
+const GAMES: &str = "SELECT g.game, g.created_ms, h.last_seq, h.head_hash \
+                     FROM referee_games g JOIN referee_heads h ON h.game = g.game";
+
+fn game_info(row: &tokio_postgres::Row) -> Result<GameInfo, Error> {
+    let game: String = row.get(0);
+    let created_ms = u64::try_from(row.get::<_, i64>(1))
+        .map_err(|_| chain::loss(&game, 0, "negative creation time"))?;
+    let head = chain::head_of(&game, row.get(2), row.get(3))?;
+    Ok(GameInfo {
+        game,
+        last_seq: head.last_seq,
+        head_hash: head.hash,
+        created_ms,
+        damage: None,
+    })
+}
+
+fn unknown(game: &str) -> Rejection {
+    Rejection::UnknownGame {
+        game: game.to_owned(),
+    }
+}
+
+fn raced_too_often(game: &str) -> Error {
+    Error::Storage(format!(
+        "postgres: a write to game {game:?} lost {ATTEMPTS} races in a row to other writers; \
+         nothing was stored: retry it"
+    ))
+}
+
+/// A driver error as the log's: the operation that failed and what the server said.
+pub(super) fn failed(doing: &str, e: tokio_postgres::Error) -> Error {
+    Error::Storage(format!("postgres: {doing}: {e}"))
+}
+
+/// A seq or a time as PostgreSQL's BIGINT.
+pub(super) fn to_i64(n: u64) -> Result<i64, Error> {
+    i64::try_from(n).map_err(|_| Error::Storage(format!("{n} does not fit a BIGINT column")))
+}

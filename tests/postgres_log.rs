@@ -1,0 +1,603 @@
+//! `PgLog` against a real PostgreSQL (a cluster of its own per test, see common/postgres.rs):
+//! the behaviours src/log/tests.rs proves for sled, plus two instances on one database,
+//! tampering done in SQL, and chain hashes that sled accepts as its own.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+// `Log` for SledLog's read; PgLog's methods of the same names are its own.
+use referee::log::{Error, Log, NewEvent, PgLog, Record, Rejection, SledLog, ZERO_HASH};
+use tokio_stream::{Stream, StreamExt};
+
+use crate::common::postgres::Cluster;
+
+const GAME: &str = "r3-b12";
+const HEADER: &str = r#"{"game":"xiangqi","red":"A","black":"B"}"#;
+
+fn event(id: &str, body: &str) -> NewEvent {
+    NewEvent {
+        event_id: id.into(),
+        body: body.into(),
+        writer: "test".into(),
+    }
+}
+
+fn events(ids: std::ops::RangeInclusive<u64>) -> Vec<NewEvent> {
+    ids.map(|n| event(&format!("e{n}"), &format!(r#"{{"n":{n}}}"#)))
+        .collect()
+}
+
+async fn open(cluster: &Cluster) -> PgLog {
+    PgLog::open(&cluster.url()).await.expect("open the log")
+}
+
+async fn create(log: &PgLog, game: &str) -> Record {
+    log.create(game, HEADER.into(), "cli")
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// A game with its header and events e1..=e{n} at seqs 1..=n.
+async fn game_with(log: &PgLog, game: &str, n: u64) {
+    create(log, game).await;
+    if n > 0 {
+        log.append(game, 1, events(1..=n)).await.unwrap().unwrap();
+    }
+}
+
+async fn read_all(log: &PgLog, game: &str) -> Result<Vec<Record>, Error> {
+    log.read(game, 0, None).await.map(|r| r.unwrap())
+}
+
+fn data_loss(result: Result<Vec<Record>, Error>) -> (String, u64, String) {
+    match result {
+        Err(Error::DataLoss { game, seq, detail }) => (game, seq, detail),
+        other => panic!("expected data loss, got {other:?}"),
+    }
+}
+
+/// Rows stored for a game, counted in SQL rather than through the log.
+fn stored_rows(cluster: &Cluster, game: &str) -> u64 {
+    let sql = format!("SELECT count(*) FROM referee_records WHERE game = '{game}'");
+    cluster.psql("postgres", &sql).parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn append_then_read_round_trips() {
+    let Some(cluster) = Cluster::start("postgres_log::append_then_read_round_trips") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    let header = create(&log, GAME).await;
+    assert_eq!(
+        (header.seq, header.body.as_str(), header.prev_hash),
+        (0, HEADER, ZERO_HASH)
+    );
+    let appended = log.append(GAME, 1, events(1..=3)).await.unwrap().unwrap();
+    assert!(!appended.duplicate);
+    let seqs: Vec<u64> = appended.records.iter().map(|r| r.seq).collect();
+    assert_eq!(seqs, [1, 2, 3]);
+
+    let all = read_all(&log, GAME).await.unwrap();
+    assert_eq!(all[0], header);
+    assert_eq!(all[1..], appended.records[..]);
+    for pair in all.windows(2) {
+        assert_eq!(
+            pair[1].prev_hash, pair[0].hash,
+            "link to seq {}",
+            pair[1].seq
+        );
+    }
+    assert_eq!(
+        log.read(GAME, 2, Some(3)).await.unwrap().unwrap(),
+        all[2..=3]
+    );
+    assert_eq!(
+        log.read(GAME, 2, Some(99)).await.unwrap().unwrap(),
+        all[2..]
+    );
+    assert!(log.read(GAME, 4, None).await.unwrap().unwrap().is_empty());
+    let info = log.info(GAME).await.unwrap().unwrap();
+    assert_eq!((info.last_seq, info.head_hash), (3, all[3].hash));
+    assert_eq!(info.created_ms, header.received_ms);
+    // A request of more rows than one INSERT statement takes.
+    let many = log
+        .append(GAME, 4, events(4..=1203))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(many.records.last().unwrap().seq, 1203);
+    assert_eq!(read_all(&log, GAME).await.unwrap().len(), 1204);
+    log.verify_all().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_expected_seq_names_the_last_seq() {
+    let Some(cluster) = Cluster::start("postgres_log::wrong_expected_seq_names_the_last_seq")
+    else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 5).await;
+    let rejection = log
+        .append(GAME, 7, events(6..=6))
+        .await
+        .unwrap()
+        .unwrap_err();
+    let expected = Rejection::SeqMismatch {
+        game: GAME.into(),
+        expected: 7,
+        last: 5,
+    };
+    assert_eq!(rejection, expected);
+    assert_eq!(
+        rejection.to_string(),
+        r#"expected seq 7 but game "r3-b12" is at seq 5 (next is 6)"#
+    );
+    let stale = log.append(GAME, 5, events(6..=6)).await.unwrap();
+    let Err(Rejection::SeqMismatch {
+        expected: 5,
+        last: 5,
+        ..
+    }) = stale
+    else {
+        panic!("expected a seq mismatch, got {stale:?}");
+    };
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_with_same_ids_is_acknowledged_again_not_duplicated() {
+    let Some(cluster) = Cluster::start("postgres_log::retry_with_same_ids_is_acknowledged") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    create(&log, GAME).await;
+    let first = log.append(GAME, 1, events(1..=2)).await.unwrap().unwrap();
+    let retry = log.append(GAME, 1, events(1..=2)).await.unwrap().unwrap();
+    assert!(retry.duplicate);
+    assert_eq!(retry.records, first.records);
+
+    // Still a retry after others appended: its expected seq is stale, its ids are not.
+    log.append(GAME, 3, events(3..=3)).await.unwrap().unwrap();
+    let late = log.append(GAME, 1, events(1..=2)).await.unwrap().unwrap();
+    assert_eq!((late.duplicate, late.records), (true, first.records));
+    // Retried through a second instance on the same database: the same answer.
+    let other = open(&cluster).await;
+    let there = other.append(GAME, 9, events(1..=2)).await.unwrap().unwrap();
+    assert!(there.duplicate);
+
+    assert_eq!(stored_rows(&cluster, GAME), 4);
+    assert_eq!(read_all(&log, GAME).await.unwrap().len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reused_event_id_is_rejected() {
+    let Some(cluster) = Cluster::start("postgres_log::reused_event_id_is_rejected") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 2).await;
+
+    let changed = log
+        .append(GAME, 3, vec![event("e2", r#"{"other":true}"#)])
+        .await
+        .unwrap();
+    let reused = Rejection::EventIdReused {
+        game: GAME.into(),
+        event_id: "e2".into(),
+        seq: 2,
+    };
+    assert_eq!(changed, Err(reused.clone()));
+
+    let mixed = vec![event("e9", "{}"), events(2..=2).remove(0)];
+    assert_eq!(log.append(GAME, 3, mixed).await.unwrap(), Err(reused));
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_games_and_bad_requests_are_rejected() {
+    let Some(cluster) = Cluster::start("postgres_log::unknown_games_and_bad_requests") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    let unknown = Rejection::UnknownGame {
+        game: "nope".into(),
+    };
+    assert_eq!(
+        log.append("nope", 1, events(1..=1)).await.unwrap(),
+        Err(unknown.clone())
+    );
+    assert_eq!(
+        log.read("nope", 0, None).await.unwrap(),
+        Err(unknown.clone())
+    );
+    assert!(matches!(log.watch("nope", 0).await.unwrap(), Err(r) if r == unknown));
+    assert_eq!(log.info("nope").await.unwrap(), None);
+
+    create(&log, GAME).await;
+    let again = log.create(GAME, HEADER.into(), "cli").await.unwrap();
+    assert_eq!(again, Err(Rejection::GameExists { game: GAME.into() }));
+    for bad in [String::new(), "x".repeat(129)] {
+        let rejected = log.create(&bad, HEADER.into(), "cli").await.unwrap();
+        assert!(
+            matches!(rejected, Err(Rejection::BadGameId { .. })),
+            "{bad:?}"
+        );
+    }
+    let wide = "é".repeat(64);
+    assert!(
+        log.create(&wide, HEADER.into(), "cli")
+            .await
+            .unwrap()
+            .is_ok()
+    );
+    assert_eq!(read_all(&log, &wide).await.unwrap()[0].game, wide);
+    assert_eq!(
+        log.append(GAME, 1, vec![]).await.unwrap(),
+        Err(Rejection::EmptyAppend)
+    );
+    let twice = vec![event("a", "{}"), event("a", "{}")];
+    assert!(matches!(
+        log.append(GAME, 1, twice).await.unwrap(),
+        Err(Rejection::BadEvent { index: 1, .. })
+    ));
+    let newline = vec![event("a", "{}\n{}")];
+    assert!(matches!(
+        log.append(GAME, 1, newline).await.unwrap(),
+        Err(Rejection::BadEvent { index: 0, .. })
+    ));
+    assert_eq!(log.info(GAME).await.unwrap().unwrap().last_seq, 0);
+    let listed: Vec<String> = log
+        .games()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.game)
+        .collect();
+    assert_eq!(listed, [GAME.to_owned(), wide], "creation order");
+}
+
+/// Appends `n` events of its own (ids `w{writer}-{k}`) to `game` one by one, racing others:
+/// on a seq mismatch it reads the head and tries again with the same event. Returns each
+/// acknowledged event id and its seq.
+async fn race(log: PgLog, game: String, writer: usize, n: usize) -> Vec<(String, u64)> {
+    let mut acks = Vec::new();
+    for k in 0..n {
+        let event = event(
+            &format!("w{writer}-{k}"),
+            &format!(r#"{{"w":{writer},"k":{k}}}"#),
+        );
+        loop {
+            let next = log.info(&game).await.unwrap().unwrap().last_seq + 1;
+            match log.append(&game, next, vec![event.clone()]).await.unwrap() {
+                Ok(appended) => {
+                    let record = &appended.records[0];
+                    acks.push((record.event_id.clone(), record.seq));
+                    break;
+                }
+                Err(Rejection::SeqMismatch { .. }) => continue,
+                Err(other) => panic!("unexpected rejection {other:?}"),
+            }
+        }
+    }
+    acks
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_appenders_on_two_instances_share_one_chain() {
+    const WRITERS: usize = 8;
+    const PER_WRITER: usize = 40;
+    let Some(cluster) = Cluster::start("postgres_log::concurrent_appenders_on_two_instances")
+    else {
+        return;
+    };
+    let (a, b) = (open(&cluster).await, open(&cluster).await);
+    create(&a, GAME).await;
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for writer in 0..WRITERS {
+        let log = if writer % 2 == 0 {
+            a.clone()
+        } else {
+            b.clone()
+        };
+        tasks.push(tokio::spawn(race(log, GAME.into(), writer, PER_WRITER)));
+    }
+    let mut acks = HashMap::new();
+    for task in tasks {
+        for (id, seq) in task.await.unwrap() {
+            assert!(
+                acks.insert(id, seq).is_none(),
+                "an event acknowledged twice"
+            );
+        }
+    }
+    println!(
+        "{} events from {WRITERS} racing appenders on two instances in {:?}",
+        acks.len(),
+        started.elapsed()
+    );
+    let records = read_all(&b, GAME).await.unwrap();
+    assert_eq!(records.len(), WRITERS * PER_WRITER + 1);
+    let seqs: HashSet<u64> = acks.values().copied().collect();
+    assert_eq!(seqs.len(), acks.len(), "two acks with one seq");
+    for record in &records[1..] {
+        assert_eq!(acks[&record.event_id], record.seq, "{}", record.event_id);
+    }
+    a.verify_all().await.unwrap();
+}
+
+async fn next(stream: &mut (impl Stream<Item = Result<Record, Error>> + Unpin)) -> Record {
+    let item = tokio::time::timeout(Duration::from_secs(5), stream.next()).await;
+    item.expect("watch timed out")
+        .expect("watch ended")
+        .expect("watch failed")
+}
+
+async fn nothing_more(stream: &mut (impl Stream<Item = Result<Record, Error>> + Unpin)) {
+    let item = tokio::time::timeout(Duration::from_millis(50), stream.next()).await;
+    assert!(item.is_err(), "unexpected {item:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_catches_up_then_follows_live_from_both_instances() {
+    let Some(cluster) = Cluster::start("postgres_log::watch_catches_up_then_follows_live") else {
+        return;
+    };
+    let (log, other) = (open(&cluster).await, open(&cluster).await);
+    game_with(&log, GAME, 3).await;
+    let mut all = Box::pin(log.watch(GAME, 0).await.unwrap().unwrap());
+    let mut middle = Box::pin(log.watch(GAME, 2).await.unwrap().unwrap());
+    let mut ahead = Box::pin(log.watch(GAME, 5).await.unwrap().unwrap());
+    let mut elsewhere = Box::pin(other.watch(GAME, 1).await.unwrap().unwrap());
+    for seq in 0..=3 {
+        assert_eq!(next(&mut all).await.seq, seq);
+    }
+    for seq in 2..=3 {
+        assert_eq!(next(&mut middle).await.seq, seq);
+    }
+    for seq in 1..=3 {
+        assert_eq!(next(&mut elsewhere).await.seq, seq);
+    }
+    nothing_more(&mut all).await;
+    nothing_more(&mut ahead).await;
+
+    log.append(GAME, 4, events(4..=5)).await.unwrap().unwrap();
+    // Appended through the other instance: this one hears of it by NOTIFY (or the poll).
+    other.append(GAME, 6, events(6..=6)).await.unwrap().unwrap();
+    for seq in 4..=6 {
+        assert_eq!(next(&mut all).await.seq, seq);
+        assert_eq!(next(&mut middle).await.seq, seq);
+        assert_eq!(next(&mut elsewhere).await.seq, seq);
+    }
+    assert_eq!(next(&mut ahead).await.seq, 5);
+    assert_eq!(next(&mut ahead).await.seq, 6);
+    nothing_more(&mut all).await;
+    nothing_more(&mut middle).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_ends_with_closed_when_the_log_is_dropped() {
+    let Some(cluster) = Cluster::start("postgres_log::watch_ends_with_closed") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 1).await;
+    let mut watcher = Box::pin(log.watch(GAME, 2).await.unwrap().unwrap());
+    drop(log);
+    let item = tokio::time::timeout(Duration::from_secs(5), watcher.next())
+        .await
+        .unwrap();
+    assert_eq!(item, Some(Err(Error::Closed)));
+    assert_eq!(watcher.next().await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopening_recovers_games_heads_and_chain() {
+    let Some(cluster) = Cluster::start("postgres_log::reopening_recovers") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 4).await;
+    game_with(&log, "second", 1).await;
+    let records = read_all(&log, GAME).await.unwrap();
+    let games = log.games().await.unwrap();
+    drop(log);
+
+    let log = open(&cluster).await;
+    log.verify_all().await.unwrap();
+    assert_eq!(log.games().await.unwrap(), games);
+    assert_eq!(read_all(&log, GAME).await.unwrap(), records);
+    let next = log.append(GAME, 5, events(5..=5)).await.unwrap().unwrap();
+    assert_eq!(next.records[0].prev_hash, records[4].hash);
+    game_with(&log, "third", 2).await;
+    assert_eq!(read_all(&log, "third").await.unwrap().len(), 3);
+    let order: Vec<String> = log
+        .games()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.game)
+        .collect();
+    assert_eq!(order, [GAME, "second", "third"]);
+    log.verify_all().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tampered_row_is_data_loss_not_data() {
+    let Some(cluster) = Cluster::start("postgres_log::a_tampered_row_is_data_loss") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 5).await;
+    cluster.psql(
+        "postgres",
+        &format!(
+            r#"UPDATE referee_records SET body = '{{"n":33}}' WHERE game = '{GAME}' AND seq = 3"#
+        ),
+    );
+    let (game, seq, detail) = data_loss(read_all(&log, GAME).await);
+    assert_eq!((game.as_str(), seq), (GAME, 3), "{detail}");
+    assert_eq!(detail, "record hash does not match its contents");
+    assert!(matches!(
+        log.verify_all().await,
+        Err(Error::DataLoss { seq: 3, .. })
+    ));
+    // Ranges that do not touch the damage are still served.
+    assert_eq!(log.read(GAME, 0, Some(1)).await.unwrap().unwrap().len(), 2);
+    let mut watcher = Box::pin(log.watch(GAME, 0).await.unwrap().unwrap());
+    let item = watcher.next().await.unwrap();
+    assert!(
+        matches!(item, Err(Error::DataLoss { seq: 3, .. })),
+        "{item:?}"
+    );
+    assert_eq!(watcher.next().await, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_rechained_and_rewound_rows_are_data_loss() {
+    let Some(cluster) = Cluster::start("postgres_log::missing_rechained_and_rewound_rows") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    for game in ["gone", "forged", "rewound"] {
+        game_with(&log, game, 5).await;
+    }
+    cluster.psql(
+        "postgres",
+        "DELETE FROM referee_records WHERE game = 'gone' AND seq = 3",
+    );
+    let (_, seq, detail) = data_loss(read_all(&log, "gone").await);
+    assert_eq!((seq, detail.as_str()), (3, "record is missing"));
+    assert!(matches!(
+        log.read("gone", 4, None).await.unwrap_err(),
+        Error::DataLoss { seq: 3, .. }
+    ));
+
+    // The last record rewritten whole, with a hash that matches its new contents: only the
+    // head row can tell.
+    let last = &read_all(&log, "forged").await.unwrap()[5];
+    let forged = Record {
+        body: r#"{"forged":true}"#.into(),
+        ..last.clone()
+    };
+    let hash = hex::encode(forged.computed_hash().unwrap());
+    cluster.psql(
+        "postgres",
+        &format!(
+            r#"UPDATE referee_records SET body = '{{"forged":true}}', hash = '\x{hash}'
+               WHERE game = 'forged' AND seq = 5"#
+        ),
+    );
+    let (_, seq, detail) = data_loss(read_all(&log, "forged").await);
+    assert_eq!(seq, 5, "{detail}");
+    assert!(detail.contains("head"), "{detail}");
+
+    // The head moved back one record: the record it names does not match.
+    cluster.psql(
+        "postgres",
+        "UPDATE referee_heads SET last_seq = 4 WHERE game = 'rewound'",
+    );
+    let (_, seq, detail) = data_loss(read_all(&log, "rewound").await);
+    assert_eq!(seq, 4, "{detail}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chain_hashes_are_those_sled_stores() {
+    let Some(cluster) = Cluster::start("postgres_log::chain_hashes_are_those_sled_stores") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 6).await;
+    let records = read_all(&log, GAME).await.unwrap();
+    for record in &records {
+        assert_eq!(
+            record.computed_hash().unwrap(),
+            record.hash,
+            "seq {}",
+            record.seq
+        );
+    }
+    // sled takes PostgreSQL's records as its own only if each seals to the same hash.
+    let dir = tempfile::tempdir().unwrap();
+    let sled = SledLog::open(dir.path()).unwrap();
+    let restored = sled.restore(records.clone()).await.unwrap().unwrap();
+    let info = log.info(GAME).await.unwrap().unwrap();
+    assert_eq!((restored.last_seq, restored.head_hash), (6, info.head_hash));
+    assert_eq!(sled.read(GAME, 0, None).await.unwrap().unwrap(), records);
+    // And the next event on each backend, at the same time, chains to the same hash.
+    let on_sled = sled.append(GAME, 7, events(7..=7)).await.unwrap().unwrap();
+    let on_pg = log.append(GAME, 7, events(7..=7)).await.unwrap().unwrap();
+    let (s, p) = (&on_sled.records[0], &on_pg.records[0]);
+    assert_eq!(s.prev_hash, p.prev_hash);
+    let same_time = Record {
+        received_ms: s.received_ms,
+        ..p.clone()
+    };
+    assert_eq!(same_time.computed_hash().unwrap(), s.hash);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_does_not_commit_durably_is_refused() {
+    let Some(cluster) = Cluster::start("postgres_log::a_server_that_does_not_commit_durably")
+    else {
+        return;
+    };
+    cluster.psql("postgres", "CREATE DATABASE lax");
+    cluster.psql(
+        "postgres",
+        "ALTER DATABASE lax SET synchronous_commit = off",
+    );
+    let refused = PgLog::open(&cluster.url_of("lax")).await.err().unwrap();
+    let text = refused.to_string();
+    assert!(
+        text.contains("synchronous_commit is \"off\"") && text.contains("postgresql.conf"),
+        "{text}"
+    );
+    cluster.psql(
+        "postgres",
+        "ALTER DATABASE lax SET synchronous_commit = remote_apply",
+    );
+    PgLog::open(&cluster.url_of("lax")).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_cut_by_the_server_are_replaced_and_retries_land_once() {
+    let Some(cluster) = Cluster::start("postgres_log::connections_cut_by_the_server") else {
+        return;
+    };
+    let (log, other) = (open(&cluster).await, open(&cluster).await);
+    game_with(&log, GAME, 2).await;
+    let mut watcher = Box::pin(log.watch(GAME, 3).await.unwrap().unwrap());
+    // Every connection of both instances, the listeners too.
+    cluster.psql(
+        "postgres",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE pid <> pg_backend_pid() AND datname = 'postgres'",
+    );
+    // An append that meets a dead connection is an error, never an ack; the board's retry
+    // with the same ids lands once.
+    let mut acked = None;
+    for _ in 0..5 {
+        match log.append(GAME, 3, events(3..=4)).await {
+            Ok(outcome) => {
+                acked = Some(outcome.unwrap());
+                break;
+            }
+            Err(e) => println!("append after the cut: {e}"),
+        }
+    }
+    assert_eq!(acked.unwrap().records.len(), 2);
+    assert_eq!(stored_rows(&cluster, GAME), 5);
+    assert_eq!(log.stopped(), None);
+    // The other instance's watchers still hear of it once its listener is back.
+    let mut there = Box::pin(other.watch(GAME, 3).await.unwrap().unwrap());
+    assert_eq!(next(&mut there).await.seq, 3);
+    assert_eq!(next(&mut watcher).await.seq, 3);
+    assert_eq!(next(&mut watcher).await.seq, 4);
+    log.append(GAME, 5, events(5..=5)).await.unwrap().unwrap();
+    assert_eq!(next(&mut there).await.seq, 4);
+    assert_eq!(next(&mut there).await.seq, 5);
+}
