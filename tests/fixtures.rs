@@ -180,7 +180,10 @@ fn proto_value(r: &proto::Ruling) -> Value {
 /// What a console gets for a game played through while it watches from seq 0: the rulings,
 /// once it has been sent every event and as many rulings as the fixture expects (and then
 /// anything more that follows at once).
-async fn watch_rulings(server: &TestServer, f: &Fixture) -> JoinHandle<Result<Vec<Value>, String>> {
+async fn watch_rulings<L: Log>(
+    server: &TestServer<L>,
+    f: &Fixture,
+) -> JoinHandle<Result<Vec<Value>, String>> {
     let request = proto::WatchGameRequest {
         game: f.name.clone(),
         from_seq: 0,
@@ -224,12 +227,17 @@ fn take(
 }
 
 /// Creates the fixture's game and sends its events one append at a time while a console
-/// watches; the rulings of the acks, and the console's.
-async fn play_over_grpc(
-    server: &TestServer,
+/// watches; the rulings of the acks, and the console's. With several servers (instances on
+/// one shared log) the appends go to each in turn and the console watches the last one.
+async fn play_over_grpc<L: Log>(
+    servers: &[&TestServer<L>],
     f: &Fixture,
 ) -> Result<(Vec<Value>, Vec<Value>), String> {
-    let mut client = server.client().await;
+    let mut clients = Vec::new();
+    for server in servers {
+        clients.push(server.client().await);
+    }
+    let mut client = clients[0].clone();
     let mut header = f.log.header.clone();
     header.id = f.name.clone();
     let header_msg = referee::service::header_to_proto(&header);
@@ -239,12 +247,13 @@ async fn play_over_grpc(
         })
         .await
         .map_err(|e| format!("{}: create: {e}", f.name))?;
-    let watching = watch_rulings(server, f).await;
+    let watching = watch_rulings(servers[servers.len() - 1], f).await;
     let mut rulings = Vec::new();
     for (seq, event) in (1u64..).zip(&f.log.events) {
         let line = event_to_json(event, header.variant);
         let event = proto_event(&line, header.variant);
-        let ack = client
+        let turn = usize::try_from(seq).unwrap_or(0) % clients.len();
+        let ack = clients[turn]
             .append_events(proto::AppendEventsRequest {
                 game: f.name.clone(),
                 expected_seq: seq,
@@ -338,9 +347,43 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
     let dir = tempfile::tempdir().expect("tempdir");
     let all = fixtures();
     let server = TestServer::start(dir.path()).await;
+    let mut failures = play_all(&[&server], &all).await;
+    server.stop().await;
+    let log = referee::log::SledLog::open(dir.path()).expect("reopen");
+    log.verify_all().expect("chains verify");
+    failures.extend(stored_agree(&log, &all).await);
+    report(failures);
+}
+
+/// The same four paths with the log in PostgreSQL (issue 18), served by two instances on one
+/// database taking every other append (so each append takes the game over from the other
+/// instance: its lease, a reload), watched on the second; then re-read and verified through
+/// a third instance opened afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_agree_over_grpc_with_the_log_in_postgres_on_two_instances() {
+    let test = "fixtures::fixtures_agree_over_grpc_with_the_log_in_postgres_on_two_instances";
+    let Some(cluster) = crate::common::postgres::Cluster::start(test) else {
+        return;
+    };
+    let all = fixtures();
+    let a = TestServer::start_postgres(&cluster.url()).await;
+    let b = TestServer::start_postgres(&cluster.url()).await;
+    let mut failures = play_all(&[&a, &b], &all).await;
+    a.stop().await;
+    b.stop().await;
+    let log = referee::log::PgLog::open(&cluster.url())
+        .await
+        .expect("reopen");
+    log.verify_all().await.expect("chains verify");
+    failures.extend(stored_agree(&log, &all).await);
+    report(failures);
+}
+
+/// Plays every fixture through the server with a console watching; what disagreed.
+async fn play_all<L: Log>(servers: &[&TestServer<L>], all: &[Fixture]) -> Vec<String> {
     let mut failures = Vec::new();
-    for f in &all {
-        match play_over_grpc(&server, f).await {
+    for f in all {
+        match play_over_grpc(servers, f).await {
             Ok((acks, watched)) => {
                 failures.extend(check(f, "the gRPC service", &acks).err());
                 failures.extend(check(f, "WatchGame", &watched).err());
@@ -348,11 +391,14 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
             Err(e) => failures.push(e),
         }
     }
-    server.stop().await;
-    let log = referee::log::SledLog::open(dir.path()).expect("reopen");
-    log.verify_all().expect("chains verify");
-    for f in &all {
-        let loaded = load_log(&log, &f.name, None)
+    failures
+}
+
+/// Loads every fixture's game from the reopened log and replays it; what disagreed.
+async fn stored_agree<L: Log>(log: &L, all: &[Fixture]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for f in all {
+        let loaded = load_log(log, &f.name, None)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", f.name));
         let events: Vec<_> = loaded.events.into_iter().map(|(_, e)| e).collect();
@@ -366,5 +412,5 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
         failures.extend(check(f, "the reopened store", &actual).err());
     }
     assert!(log.games().await.expect("games").len() >= all.len());
-    report(failures);
+    failures
 }

@@ -601,3 +601,93 @@ async fn connections_cut_by_the_server_are_replaced_and_retries_land_once() {
     assert_eq!(next(&mut there).await.seq, 4);
     assert_eq!(next(&mut there).await.seq, 5);
 }
+
+fn fenced(result: Result<Result<referee::log::Appended, Rejection>, Error>) -> (u64, u64) {
+    match result {
+        Ok(Err(Rejection::Fenced { held, now, .. })) => (held, now),
+        other => panic!("expected the append fenced, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_fences_the_former_writer_out() {
+    let Some(cluster) = Cluster::start("postgres_log::a_claim_fences_the_former_writer_out") else {
+        return;
+    };
+    let (a, b) = (open(&cluster).await, open(&cluster).await);
+    create(&a, GAME).await;
+    let first = a.claim(GAME).await.unwrap().unwrap();
+    a.append_leased(GAME, first, 1, events(1..=2))
+        .await
+        .unwrap()
+        .unwrap();
+    let second = b.claim(GAME).await.unwrap().unwrap();
+    assert!(second.epoch > first.epoch, "{second:?} after {first:?}");
+    // A, paused while B took over, comes back with a stale view: refused, nothing written,
+    // even with the seq that would have been right.
+    assert_eq!(
+        fenced(a.append_leased(GAME, first, 3, events(3..=3)).await),
+        (first.epoch, second.epoch)
+    );
+    assert_eq!(stored_rows(&cluster, GAME), 3);
+    b.append_leased(GAME, second, 3, events(3..=4))
+        .await
+        .unwrap()
+        .unwrap();
+    // Claiming back fences B in turn; a retry of B's stored events is then A's to answer.
+    let third = a.claim(GAME).await.unwrap().unwrap();
+    assert_eq!(
+        fenced(b.append_leased(GAME, second, 5, events(5..=5)).await),
+        (second.epoch, third.epoch)
+    );
+    let retry = a.append_leased(GAME, third, 3, events(3..=4)).await;
+    assert!(retry.unwrap().unwrap().duplicate);
+    assert_eq!(read_all(&a, GAME).await.unwrap().len(), 5);
+    assert!(matches!(
+        a.claim("nope").await.unwrap(),
+        Err(Rejection::UnknownGame { .. })
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_claims_each_get_their_own_epoch_and_only_the_last_writes() {
+    let Some(cluster) = Cluster::start(
+        "postgres_log::racing_claims_each_get_their_own_epoch_and_only_the_last_writes",
+    ) else {
+        return;
+    };
+    let instances = [open(&cluster).await, open(&cluster).await];
+    create(&instances[0], GAME).await;
+    let claims: Vec<_> = (0..16)
+        .map(|i| {
+            let log = instances[i % 2].clone();
+            tokio::spawn(async move { (i, log.claim(GAME).await.unwrap().unwrap()) })
+        })
+        .collect();
+    let mut leases = Vec::new();
+    for claim in claims {
+        leases.push(claim.await.unwrap());
+    }
+    let epochs: HashSet<u64> = leases.iter().map(|(_, lease)| lease.epoch).collect();
+    assert_eq!(
+        epochs.len(),
+        leases.len(),
+        "two claims got one epoch: {leases:?}"
+    );
+    let &(winner, newest) = leases.iter().max_by_key(|(_, l)| l.epoch).unwrap();
+    for &(i, lease) in &leases {
+        let tried = instances[i % 2]
+            .append_leased(GAME, lease, 1, events(1..=1))
+            .await
+            .unwrap();
+        match tried {
+            Ok(_) => assert_eq!(lease, newest, "claim {i} ({lease:?}) wrote over {newest:?}"),
+            Err(Rejection::Fenced { now, .. }) => {
+                assert_ne!(i, winner);
+                assert_eq!(now, newest.epoch);
+            }
+            Err(other) => panic!("claim {i}: {other}"),
+        }
+    }
+    assert_eq!(stored_rows(&cluster, GAME), 2);
+}

@@ -34,9 +34,16 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:50051")]
         addr: std::net::SocketAddr,
-        /// Directory of the embedded log (created if missing).
+        /// Directory of the embedded log (created if missing). With --store it holds only
+        /// the token file and the audit signing key.
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
+        /// Keep the log in PostgreSQL instead of the embedded sled log: a `postgres://` URL
+        /// or a `key=value` connection string (several hosts and
+        /// `target_session_attrs=read-write` for a highly available pair). Several instances
+        /// may serve one database.
+        #[arg(long, value_name = "URL")]
+        store: Option<String>,
         /// Serve over TLS with this certificate chain (PEM); needs --tls-key.
         #[arg(long)]
         tls_cert: Option<PathBuf>,
@@ -337,6 +344,7 @@ pub fn run() -> ExitCode {
         Command::Serve {
             addr,
             data,
+            store,
             tls_cert,
             tls_key,
             insecure,
@@ -353,6 +361,7 @@ pub fn run() -> ExitCode {
         } => serve::run(&serve::Options {
             addr,
             data,
+            store,
             tls_cert,
             tls_key,
             insecure,

@@ -1,4 +1,5 @@
-//! `referee serve`: the gRPC service over the embedded sled log in `--data`.
+//! `referee serve`: the gRPC service over the embedded sled log in `--data`, or over
+//! PostgreSQL with `--store URL`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -8,13 +9,15 @@ use std::time::Duration;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::access::{SERVER_RECHECK, TokenStore};
-use crate::log::SledLog;
+use crate::log::{Log, PgLog, SledLog};
 use crate::service::{self, Limits, Service, Tls};
 
 /// How to serve: where, over what, with which limits.
 pub struct Options {
     pub addr: SocketAddr,
     pub data: PathBuf,
+    /// The PostgreSQL connection string, when the log is kept there instead of in `data`.
+    pub store: Option<String>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     /// Serve without TLS on a non-loopback address (behind a TLS proxy, on a closed network).
@@ -38,10 +41,10 @@ pub struct Options {
 const EXIT_MARGIN: Duration = Duration::from_secs(2);
 
 /// Binds first and says where, so scripts and tests started with port 0 can connect.
-async fn serve(
+async fn serve<L: Log>(
     options: &Options,
     tls: Option<Tls>,
-    log: SledLog,
+    log: L,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
@@ -176,15 +179,6 @@ pub fn run(options: &Options) -> ExitCode {
         }
     };
     let data = &options.data;
-    let log = match SledLog::open(data) {
-        Ok(log) => log,
-        Err(e) => {
-            eprintln!("referee: cannot open the log in {}: {e}", data.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    tracing::info!(data = %data.display(), "log opened");
-    runtime.block_on(super::store::report(&log));
     let grace = options.shutdown_grace;
     let shutdown = async move {
         let mut signals = StopSignals::new();
@@ -200,13 +194,93 @@ pub fn run(options: &Options) -> ExitCode {
             std::process::exit(1);
         });
     };
-    match runtime.block_on(serve(options, tls, log, shutdown)) {
+    let served = match &options.store {
+        None => {
+            let log = match SledLog::open(data) {
+                Ok(log) => log,
+                Err(e) => {
+                    eprintln!("referee: cannot open the log in {}: {e}", data.display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            tracing::info!(data = %data.display(), "log opened");
+            runtime.block_on(super::store::report(&log));
+            runtime.block_on(serve(options, tls, log, shutdown))
+        }
+        Some(url) => {
+            let log = match runtime.block_on(open_postgres(url, data)) {
+                Ok(log) => log,
+                Err((code, e)) => {
+                    eprintln!("referee: {e}");
+                    return ExitCode::from(code);
+                }
+            };
+            runtime.block_on(serve(options, tls, log, shutdown))
+        }
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("referee: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// How long `serve --store` waits for the database at start before giving up.
+const CONNECT_LIMIT: Duration = Duration::from_secs(30);
+
+/// Opens the log in PostgreSQL: the connection string checked first (exit 2 naming what is
+/// wrong), then the database (exit 1 if it cannot be reached or does not commit durably).
+/// `data` is created for the token file and the signing key, which stay on this machine.
+async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
+    let config: tokio_postgres::Config = url.parse().map_err(|e| {
+        (
+            2,
+            format!("--store: not a PostgreSQL connection string: {e}"),
+        )
+    })?;
+    let target = describe(&config);
+    std::fs::create_dir_all(data)
+        .map_err(|e| (1, format!("cannot create {}: {e}", data.display())))?;
+    let opened = tokio::time::timeout(CONNECT_LIMIT, PgLog::open(url))
+        .await
+        .map_err(|_| {
+            (
+                1,
+                format!(
+                    "--store: no answer from {target} within {} s",
+                    CONNECT_LIMIT.as_secs()
+                ),
+            )
+        })?;
+    let log = opened.map_err(|e| (1, format!("cannot open the log in {target}: {e}")))?;
+    let games = log.games().await.map(|g| g.len()).unwrap_or(0);
+    tracing::info!(store = %target, games, "log opened in PostgreSQL");
+    Ok(log)
+}
+
+/// Where a connection string points, without its password: `postgres://HOST:PORT,…/DB`.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let ports = config.get_ports();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            let host = match host {
+                tokio_postgres::config::Host::Tcp(name) => name.clone(),
+                tokio_postgres::config::Host::Unix(path) => path.display().to_string(),
+            };
+            let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+            format!("{host}:{port}")
+        })
+        .collect();
+    format!(
+        "postgres://{}/{}",
+        hosts.join(","),
+        config.get_dbname().or(config.get_user()).unwrap_or("")
+    )
 }
 
 /// SIGINT (Ctrl-C) and SIGTERM (systemd, containers), listened to once for the whole run so

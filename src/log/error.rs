@@ -62,6 +62,23 @@ pub enum Rejection {
         /// What is wrong with it.
         reason: String,
     },
+    /// A leased append came from an instance whose lease on the game was taken by another
+    /// instance since (see [`Log::claim`](super::Log::claim)): nothing was written. The
+    /// caller's view of the game may be stale: it reloads the game and claims it again.
+    #[error(
+        "game {game:?} is now served by instance {holder:?} (lease epoch {now}, this \
+         instance held epoch {held}); nothing was written"
+    )]
+    Fenced {
+        /// The game appended to.
+        game: String,
+        /// The epoch this instance's lease had.
+        held: u64,
+        /// The game's lease epoch now.
+        now: u64,
+        /// The instance holding it now.
+        holder: String,
+    },
 }
 
 /// A disaster: the request's outcome is unknown or the stored log cannot be trusted.

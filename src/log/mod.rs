@@ -119,6 +119,14 @@ pub struct GameInfo {
     pub damage: Option<String>,
 }
 
+/// A claim on writing a game, from [`Log::claim`]: while it is the game's newest claim, this
+/// instance's [`Log::append_leased`] succeeds and no earlier claimant's does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// Increases with every claim of the game; 0 from a log that only one process can open.
+    pub epoch: u64,
+}
+
 /// An append-only, per-game event log. Outer `Err` is a disaster ([`Error`]); inner `Err` is
 /// an expected refusal ([`Rejection`]) that left the log unchanged. There is no way to change
 /// or delete a record.
@@ -141,6 +149,37 @@ pub trait Log: Clone + Send + Sync + 'static {
         expected_seq: u64,
         events: Vec<NewEvent>,
     ) -> impl Future<Output = Result<Result<Appended, Rejection>, Error>> + Send;
+
+    /// Whether other processes may append to this log too (several instances on one
+    /// database): then a game cached in memory can fall behind the log, and appends go
+    /// through [`claim`](Log::claim) and [`append_leased`](Log::append_leased).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// Takes the game's lease for this instance, ending any other instance's: its next leased
+    /// append is refused with [`Rejection::Fenced`]. A log only one process opens (sled)
+    /// has nothing to fence and returns epoch 0.
+    fn claim(
+        &self,
+        game: &str,
+    ) -> impl Future<Output = Result<Result<Lease, Rejection>, Error>> + Send {
+        let _ = game;
+        std::future::ready(Ok(Ok(Lease { epoch: 0 })))
+    }
+
+    /// [`append`](Log::append), checked in the same transaction against `lease`: refused
+    /// with [`Rejection::Fenced`], nothing written, if another instance claimed the game since.
+    fn append_leased(
+        &self,
+        game: &str,
+        lease: Lease,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> impl Future<Output = Result<Result<Appended, Rejection>, Error>> + Send {
+        let _ = lease;
+        self.append(game, expected_seq, events)
+    }
 
     /// Records with from <= seq <= to (to = None: up to the head), verified against the chain.
     fn read(

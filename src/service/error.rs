@@ -141,6 +141,8 @@ impl From<Error> for tonic::Status {
                 Rejection::GameExists { .. } => tonic::Status::already_exists(message),
                 Rejection::SeqMismatch { .. } => tonic::Status::failed_precondition(message),
                 Rejection::EventIdReused { .. } => tonic::Status::already_exists(message),
+                // Seen only if the game changed hands twice during one request: retrying is right.
+                Rejection::Fenced { .. } => tonic::Status::unavailable(message),
                 Rejection::EmptyAppend
                 | Rejection::BadGameId { .. }
                 | Rejection::BadEvent { .. } => tonic::Status::invalid_argument(message),

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, broadcast};
 
-use crate::log::{HASH_LEN, Log};
+use crate::log::{HASH_LEN, Lease, Log};
 use crate::referee::Referee;
 use crate::stored::Fold;
 
@@ -60,6 +60,9 @@ const SWEEP_EVERY: Duration = Duration::from_secs(1);
 /// last watcher left, or with the game when the cache drops it.
 pub struct Cached {
     game: Option<Fold>,
+    /// This instance's claim on writing the game, on a log other instances share: taken at
+    /// the first write after a load, dropped with the fold.
+    lease: Option<Lease>,
     feed: Option<Feed>,
 }
 
@@ -127,9 +130,16 @@ impl LiveGuard {
         self.0.game.as_mut().expect("loaded by lock")
     }
 
-    /// Drops the cached referee (not the feed): the game is replayed on next use.
+    /// Drops the cached referee (not the feed) and any lease: the game is replayed on next
+    /// use.
     pub fn unload(mut self) {
         self.0.game = None;
+        self.0.lease = None;
+    }
+
+    /// The lease appends go under, if the log is shared (see [`LiveGames::lock_to_write`]).
+    pub fn lease(&self) -> Option<Lease> {
+        self.0.lease
     }
 
     /// Sends a record's items, made from the referee after it, to the game's watchers; made
@@ -192,6 +202,12 @@ impl<L: Log> LiveGames<L> {
 
     /// The game's live state, locked; loaded from the log (and replayed) when not cached.
     pub async fn lock(&self, game: &str) -> Result<LiveGuard, Error> {
+        self.lock_checked(game, self.log.shared()).await
+    }
+
+    /// [`lock`](LiveGames::lock); with `fresh`, a game already cached is checked against the
+    /// log's head and reloaded if another instance wrote it since.
+    async fn lock_checked(&self, game: &str, fresh: bool) -> Result<LiveGuard, Error> {
         let slot = self.slot(game);
         let mut guard = slot.lock_owned().await;
         guard.drop_unwatched_feed();
@@ -207,8 +223,47 @@ impl<L: Log> LiveGames<L> {
                     return Err(e.into());
                 }
             }
+            return Ok(LiveGuard(guard));
         }
-        Ok(LiveGuard(guard))
+        let mut guard = LiveGuard(guard);
+        if fresh {
+            let head = self.log.info(game).await?.map_or(0, |info| info.last_seq);
+            if head != guard.fold().referee.last_seq() {
+                // Another instance wrote it: any lease this one had is gone.
+                guard.0.lease = None;
+                self.reload(&mut guard, game).await?;
+            }
+        }
+        Ok(guard)
+    }
+
+    /// [`lock`](LiveGames::lock) for a write. On a log other instances share, this instance
+    /// first claims the game (fencing out the previous writer), then makes sure the cached
+    /// fold is at the log's head, reloading it if another instance wrote since it was loaded.
+    pub async fn lock_to_write(&self, game: &str) -> Result<LiveGuard, Error> {
+        // The head is checked below if needed; with the lease held, a stale fold cannot
+        // write: the append is fenced and the game reloaded.
+        let mut guard = self.lock_checked(game, false).await?;
+        if !self.log.shared() || guard.0.lease.is_some() {
+            return Ok(guard);
+        }
+        let lease = self.log.claim(game).await??;
+        // Read after the claim: whatever the former writer stored before it is visible now,
+        // and nothing it tries after it is stored.
+        let head = self.log.info(game).await?.map_or(0, |info| info.last_seq);
+        if head != guard.fold().referee.last_seq() {
+            self.reload(&mut guard, game).await?;
+        }
+        guard.0.lease = Some(lease);
+        Ok(guard)
+    }
+
+    /// Replaces a stale cached fold by one loaded from the log.
+    async fn reload(&self, guard: &mut LiveGuard, game: &str) -> Result<(), Error> {
+        let fold = Fold::load(&self.log, game, None).await?;
+        self.note(game, &fold);
+        guard.0.game = Some(fold);
+        Ok(())
     }
 
     /// Drops the game from the cache, e.g. after it failed to load.
@@ -266,6 +321,7 @@ impl<L: Log> LiveGames<L> {
             .entry(game.to_string())
             .or_insert_with(|| Entry {
                 slot: Arc::new(AsyncMutex::new(Cached {
+                    lease: None,
                     game: None,
                     feed: None,
                 })),

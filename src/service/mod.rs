@@ -193,14 +193,25 @@ impl<L: Log> Service<L> {
                 events.len()
             )));
         }
-        let guard = self.live.lock(game).await?;
+        let guard = self.live.lock_to_write(game).await?;
         let variant = guard.fold().referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
         for (_, event) in &parsed {
             caller.may_append(game, event.side)?;
         }
-        self.store(guard, game, expected_seq, parsed, &caller.writer)
+        match self
+            .store(guard, game, expected_seq, &parsed, &caller.writer)
             .await
+        {
+            // Another instance took the game since this one loaded it: nothing was written;
+            // once more with the game claimed back and reloaded, decided on the log's head.
+            Err(Error::Rejected(crate::log::Rejection::Fenced { .. })) => {
+                let guard = self.live.lock_to_write(game).await?;
+                self.store(guard, game, expected_seq, &parsed, &caller.writer)
+                    .await
+            }
+            stored => stored,
+        }
     }
 
     /// Appends events already checked and allowed, and folds them into the live referee.
@@ -209,7 +220,7 @@ impl<L: Log> Service<L> {
         mut guard: LiveGuard,
         game: &str,
         expected_seq: u64,
-        parsed: Vec<(String, Event)>,
+        parsed: &[(String, Event)],
         writer: &str,
     ) -> Result<proto::AppendEventsResponse, Error> {
         let variant = guard.fold().referee.header().variant;
@@ -222,7 +233,15 @@ impl<L: Log> Service<L> {
                 writer: writer.to_string(),
             })
             .collect();
-        let appended = match self.log.append(game, expected_seq, new).await {
+        let appended = match guard.lease() {
+            Some(lease) => self.log.append_leased(game, lease, expected_seq, new).await,
+            None => self.log.append(game, expected_seq, new).await,
+        };
+        let appended = match appended {
+            Ok(Err(fenced @ crate::log::Rejection::Fenced { .. })) => {
+                guard.unload();
+                return Err(fenced.into());
+            }
             Ok(result) => result?,
             Err(e) => {
                 // The outcome is unknown: reload from the log on next use.
@@ -236,7 +255,7 @@ impl<L: Log> Service<L> {
             let earlier = referee.rulings().iter().filter(|r| seqs.contains(&r.at));
             earlier.cloned().collect()
         } else {
-            self.apply(&mut guard, game, &appended.records, &parsed)
+            self.apply(&mut guard, game, &appended.records, parsed)
         };
         let referee = &guard.fold().referee;
         Ok(proto::AppendEventsResponse {
@@ -318,10 +337,8 @@ impl<L: Log> Service<L> {
                 .zip(game.events)
                 .collect();
             for chunk in events.chunks(MAX_EVENTS_PER_APPEND) {
-                let guard = self.live.lock(&id).await?;
-                let appended = self
-                    .store(guard, &id, seq, chunk.to_vec(), &caller.writer)
-                    .await?;
+                let guard = self.live.lock_to_write(&id).await?;
+                let appended = self.store(guard, &id, seq, chunk, &caller.writer).await?;
                 seq += u64::try_from(appended.seqs.len()).unwrap_or(u64::MAX);
             }
             reply.notes.extend(game.note.map(|n| format!("{id}: {n}")));

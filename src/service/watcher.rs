@@ -8,11 +8,15 @@
 //! records for all watchers, and the outbox is bounded. A console that does not read is cut
 //! after the lag allowed and told where to resume; its task and its outbox are dropped then,
 //! or as soon as the console hangs up.
+//!
+//! On a log several instances share, a console follows the log itself instead (see
+//! `follow_log`), so it sees what any instance stored.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::broadcast::{self, error::RecvError};
+use tokio_stream::StreamExt;
 use tonic::Status;
 
 use crate::log::{self, Log, Record};
@@ -97,6 +101,12 @@ pub async fn feed<L: Log>(live: &LiveGames<L>, game: &str, from_seq: u64, outbox
         from_seq,
         next: from_seq,
     };
+    if live.log().shared() {
+        return match follow_log(live.log(), &mut cursor, outbox).await {
+            Ok(()) => Stop::Failed(log::Error::Closed.into()),
+            Err(stop) => stop,
+        };
+    }
     loop {
         if let Err(stop) = follow(live, &mut cursor, outbox).await {
             return stop;
@@ -118,6 +128,26 @@ async fn follow<L: Log>(
         catch_up(live.log(), cursor, live_seq, outbox).await?;
     }
     pass_on(&mut feed, cursor, outbox).await
+}
+
+/// On a log other instances write too, this instance's feed carries only its own appends:
+/// the watcher follows the log itself (woken by any instance's commit) and folds it once,
+/// from the header. Returns when the log's watch ends.
+async fn follow_log<L: Log>(log: &L, cursor: &mut Cursor<'_>, outbox: &Outbox) -> Result<(), Stop> {
+    let records = log.watch(cursor.game, 0).await??;
+    let mut records = std::pin::pin!(records);
+    let mut fold: Option<Fold> = None;
+    while let Some(record) = records.next().await {
+        let record = record?;
+        let items = step(&mut fold, &record, cursor)?;
+        if record.seq >= cursor.next {
+            if !items.is_empty() {
+                outbox.put(record.seq, items).await?;
+            }
+            cursor.next = record.seq + 1;
+        }
+    }
+    Ok(())
 }
 
 /// Sends what the feed publishes, in seq order, until it has a gap for this console.

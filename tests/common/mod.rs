@@ -8,17 +8,17 @@ pub mod webdriver;
 use std::net::SocketAddr;
 use std::path::Path;
 
-use referee::log::SledLog;
+use referee::log::{Log, PgLog, SledLog};
 use referee::service::proto::referee_client::RefereeClient;
 use referee::service::{Service, serve_on};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
-/// A running in-process gRPC server over a sled log in a directory.
-pub struct TestServer {
+/// A running in-process gRPC server over a sled log in a directory (or another log).
+pub struct TestServer<L: Log = SledLog> {
     pub addr: SocketAddr,
-    pub log: SledLog,
+    pub log: L,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -50,8 +50,19 @@ impl TestServer {
         let service = Service::with_tokens(log.clone(), server_tokens(data)).with_limits(limits);
         TestServer::run(service, log).await
     }
+}
 
-    async fn run(service: Service<SledLog>, log: SledLog) -> TestServer {
+impl TestServer<PgLog> {
+    /// A server over the log in the PostgreSQL database at `url`, without access control;
+    /// several may serve one database.
+    pub async fn start_postgres(url: &str) -> TestServer<PgLog> {
+        let log = PgLog::open(url).await.expect("open the log in PostgreSQL");
+        TestServer::run(Service::new(log.clone()), log).await
+    }
+}
+
+impl<L: Log> TestServer<L> {
+    async fn run(service: Service<L>, log: L) -> TestServer<L> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

@@ -8,6 +8,7 @@
 //!   `SeqMismatch` sled gives, or, if it was a retry of what the winner stored, a duplicate.
 //! - Exactly-once by event id rests on UNIQUE (game, event_id): a retry is found by its ids
 //!   before anything is written, and a race of two retries ends in 23505 and a new decision.
+//! - A leased append checks the game's lease first, in the same transaction (see `lease`).
 //! - Hashes are sealed with record.rs, byte for byte what sled stores and hashes.
 //! - An ack rests on COMMIT having returned under the settings `settings` checks (the WAL is
 //!   flushed first). If COMMIT fails without the server saying why (the connection broke), the
@@ -22,7 +23,7 @@ use tokio_postgres::{Client, Transaction};
 use super::super::layout::Head;
 use super::super::limits::{check_body, check_events, check_game_id};
 use super::super::record::{HASH_LEN, Unsealed, ZERO_HASH};
-use super::super::{Appended, Error, NewEvent, Record, Rejection};
+use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection};
 use super::chain::{self, COLUMNS};
 use super::heads::{CHANNEL, payload};
 use super::{failed, to_i64};
@@ -94,6 +95,7 @@ impl Writes {
         self,
         client: &mut Client,
         game: &str,
+        lease: Option<Lease>,
         expected_seq: u64,
         events: &[NewEvent],
     ) -> Result<Attempt<Appended>, Error> {
@@ -101,6 +103,12 @@ impl Writes {
             return Ok(Attempt::Decided(Ok(Err(rejection))));
         }
         let tx = begin(client).await?;
+        // First, so that a claim made meanwhile waits for this transaction to end.
+        if let Some(lease) = lease
+            && let Some(fenced) = super::lease::check(&tx, game, lease).await?
+        {
+            return Ok(Attempt::Decided(Ok(Err(fenced))));
+        }
         let Some(head) = chain::head(&tx, game).await? else {
             return Ok(Attempt::Decided(Ok(Err(unknown(game)))));
         };

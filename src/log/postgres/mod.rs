@@ -25,8 +25,10 @@
 //! triggers); LISTEN/NOTIFY is used only where the engine has it. Connections use `NoTls`
 //! for now: run the database on the same host or a closed network until TLS is added.
 //!
-//! Not done here (see issue 18): the lease row that gives one instance a game's live fold,
-//! `restore`/`store copy`, and a check of the whole store against an anchor at open (there is
+//! - **Leases**: one instance writes a game at a time; a claim moves the game's epoch and
+//!   fences the former writer's appends out (see `lease`).
+//!
+//! Not done here (see issue 18): `restore`/`store copy`, and a check of the whole store against an anchor at open (there is
 //! no `damage` in [`GameInfo`] from this backend: damage is found as it is read).
 
 mod append;
@@ -34,6 +36,7 @@ mod chain;
 mod connections;
 mod follow;
 mod heads;
+mod lease;
 mod schema;
 mod settings;
 
@@ -41,7 +44,7 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream};
+use super::{Appended, Error, GameInfo, Lease, Log, NewEvent, Record, Rejection, Stream};
 use append::{Attempt, Outcome, Writes};
 use connections::Connections;
 use heads::Heads;
@@ -62,6 +65,8 @@ pub struct PgLog {
 }
 
 struct Inner {
+    /// This instance's name in the lease rows.
+    holder: String,
     connections: Arc<Connections>,
     heads: Arc<Heads>,
     writes: Writes,
@@ -100,12 +105,37 @@ impl PgLog {
         ));
         Ok(PgLog {
             inner: Arc::new(Inner {
+                holder: lease::holder_name(),
                 connections,
                 heads,
                 writes,
                 keeper,
             }),
         })
+    }
+
+    /// An append, checked against `lease` if given, decided again after a lost race.
+    async fn append_with(
+        &self,
+        game: &str,
+        lease: Option<Lease>,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> Result<Result<Appended, Rejection>, Error> {
+        for _ in 0..ATTEMPTS {
+            let mut conn = self.inner.connections.get().await?;
+            let attempt = self
+                .inner
+                .writes
+                .append(&mut conn, game, lease, expected_seq, &events)
+                .await?;
+            conn.release();
+            if let Attempt::Decided(outcome) = attempt {
+                self.published(&outcome);
+                return outcome;
+            }
+        }
+        Err(raced_too_often(game))
     }
 
     /// Wakes this instance's watchers of a game at once after its append committed.
@@ -164,20 +194,29 @@ impl Log for PgLog {
         expected_seq: u64,
         events: Vec<NewEvent>,
     ) -> Result<Result<Appended, Rejection>, Error> {
-        for _ in 0..ATTEMPTS {
-            let mut conn = self.inner.connections.get().await?;
-            let attempt = self
-                .inner
-                .writes
-                .append(&mut conn, game, expected_seq, &events)
-                .await?;
-            conn.release();
-            if let Attempt::Decided(outcome) = attempt {
-                self.published(&outcome);
-                return outcome;
-            }
-        }
-        Err(raced_too_often(game))
+        self.append_with(game, None, expected_seq, events).await
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    async fn claim(&self, game: &str) -> Result<Result<Lease, Rejection>, Error> {
+        let conn = self.inner.connections.get().await?;
+        let claimed = lease::claim(&conn, game, &self.inner.holder).await?;
+        conn.release();
+        Ok(claimed)
+    }
+
+    async fn append_leased(
+        &self,
+        game: &str,
+        lease: Lease,
+        expected_seq: u64,
+        events: Vec<NewEvent>,
+    ) -> Result<Result<Appended, Rejection>, Error> {
+        self.append_with(game, Some(lease), expected_seq, events)
+            .await
     }
 
     /// Records with from <= seq <= to (to = None: up to the head), verified against the chain.

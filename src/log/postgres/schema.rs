@@ -10,6 +10,9 @@
 //!   The header's event id is empty, which no event's can be.
 //! - `referee_heads`: each game's last seq and its record's hash, moved in the transaction
 //!   that inserts the records, so damage to the last record is caught as with sled.
+//! - `referee_leases`: which instance writes each game, and the epoch of its claim (see
+//!   `lease`). A row, not an advisory lock: a lock belongs to a session and is gone after a
+//!   failover, a row is replicated with the log it guards.
 
 use tokio_postgres::Client;
 use tokio_postgres::error::SqlState;
@@ -42,6 +45,12 @@ CREATE TABLE IF NOT EXISTS referee_records (
     hash BYTEA NOT NULL,
     PRIMARY KEY (game, seq),
     UNIQUE (game, event_id)
+);
+CREATE TABLE IF NOT EXISTS referee_leases (
+    game TEXT PRIMARY KEY REFERENCES referee_games (game),
+    holder TEXT NOT NULL,
+    epoch BIGINT NOT NULL CHECK (epoch > 0),
+    taken_ms BIGINT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS referee_heads (
     game TEXT PRIMARY KEY REFERENCES referee_games (game),
