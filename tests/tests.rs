@@ -17,6 +17,7 @@ mod import;
 mod limits;
 mod live_memory;
 mod perft;
+mod pg_failover;
 mod postgres_log;
 mod properties;
 mod readme;

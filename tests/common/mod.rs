@@ -1,6 +1,7 @@
 //! Shared test helpers: an in-process server on 127.0.0.1:0 and a client for it.
 
 pub mod http;
+pub mod pg_ha;
 pub mod postgres;
 pub mod process;
 pub mod webdriver;
