@@ -21,12 +21,12 @@ use tokio_stream::StreamExt;
 
 use crate::common::{TestServer, repo_path};
 
-struct Fixture {
+pub struct Fixture {
     /// Path relative to the repository, also used as the game id in the store.
-    name: String,
+    pub name: String,
     path: PathBuf,
     text: String,
-    log: GameLog,
+    pub log: GameLog,
     /// (file line, ruling) of each `#> ` line.
     expected: Vec<(usize, Value)>,
 }
@@ -46,7 +46,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn fixtures() -> Vec<Fixture> {
+pub fn fixtures() -> Vec<Fixture> {
     let root = repo_path("replay-fixtures");
     let mut paths = Vec::new();
     collect(&root, &mut paths);
@@ -114,7 +114,7 @@ fn check(f: &Fixture, path_name: &str, actual: &[Value]) -> Result<(), String> {
     Ok(())
 }
 
-fn pure(f: &Fixture) -> Vec<Value> {
+pub fn pure(f: &Fixture) -> Vec<Value> {
     let referee =
         replay(&f.log.header, &f.log.events).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     referee
@@ -161,7 +161,7 @@ fn fixtures_replay_to_their_rulings() {
     report(failures);
 }
 
-fn proto_value(r: &proto::Ruling) -> Value {
+pub fn proto_value(r: &proto::Ruling) -> Value {
     let mut v = json!({"at": r.at, "kind": r.kind});
     let m = v.as_object_mut().expect("object");
     if let Some(side) = &r.side {

@@ -14,6 +14,7 @@ mod fixtures;
 mod hall;
 mod health;
 mod import;
+mod instance_failover;
 mod limits;
 mod live_memory;
 mod perft;
