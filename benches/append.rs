@@ -13,16 +13,27 @@
 //! Prints per configuration: events/s, ack p50/p99, group commits, events per commit, and the
 //! CPU time per event of the server and client processes (user + system, from
 //! `/proc/PID/stat`, 10 ms ticks), then MET / NOT MET for each target of issue 17.
+//!
+//! `cargo bench --bench append -- postgres [SECONDS]` (issue 18 item 6): 1, 8 and 64 streams of
+//! one event each, on sled and on PostgreSQL in the same run. The bench starts its own
+//! PostgreSQL cluster (Debian's PostgreSQL, `initdb`/`pg_ctl` in a temporary directory on the
+//! same file system as sled's store, loopback TCP, the settings `PgLog` requires: fsync on,
+//! synchronous_commit on), a fresh database per configuration; it says so and stops when
+//! PostgreSQL is not installed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use referee::log::SledLog;
+use referee::log::{Log, PgLog, SledLog};
 use referee::service::proto::{self, event::Kind, referee_client::RefereeClient};
 use referee::service::{Service, serve_on};
 use tokio_stream::StreamExt;
+
+#[path = "../tests/common/postgres.rs"]
+#[allow(dead_code)]
+mod postgres;
 
 /// Bytes per raw write: about one stored clock press.
 const RAW_WRITE: usize = 256;
@@ -35,7 +46,9 @@ fn main() {
     }
     let seconds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(5);
     let only: Vec<Shape> = args.iter().filter_map(|a| Shape::parse(a)).collect();
-    if only.is_empty() {
+    if args.iter().any(|a| a == "postgres") {
+        beside_postgres(seconds);
+    } else if only.is_empty() {
         server(seconds);
     } else {
         // `append 3 64x1`: just that configuration, e.g. under a profiler.
@@ -178,9 +191,75 @@ fn verdict(what: &str, met: bool) {
     println!("  {word:>7}  {what}");
 }
 
+/// One configuration on a fresh sled store.
 async fn run(shape: Shape, seconds: u64) -> Measured {
     let dir = tempfile::tempdir().expect("tempdir");
     let log = SledLog::open(dir.path()).expect("open");
+    let syncs = || Some(log.stats().syncs);
+    let measured = measure(log.clone(), shape, seconds, syncs).await;
+    if shape.streams == 1 {
+        time_export(&log, dir.path()).await;
+    }
+    measured
+}
+
+/// sled and PostgreSQL side by side at 1, 8 and 64 streams of one event per append.
+fn beside_postgres(seconds: u64) {
+    let Some(cluster) = postgres::Cluster::start("bench append -- postgres") else {
+        return;
+    };
+    let version = cluster.psql("postgres", "SHOW server_version");
+    let settings = cluster.psql(
+        "postgres",
+        "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) FROM pg_settings WHERE \
+         name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', \
+         'commit_delay')",
+    );
+    println!(
+        "PostgreSQL {version} started by the bench in a temporary directory (same file system \
+         as sled's store), loopback TCP; {settings}; server CPU below is the referee process \
+         only, PostgreSQL's own processes are not counted"
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let mut rows = Vec::new();
+    for (n, streams) in [1, 8, 64].into_iter().enumerate() {
+        let shape = Shape { streams, events: 1 };
+        println!("sled:");
+        let sled = runtime.block_on(run(shape, seconds));
+        let database = format!("bench{n}");
+        cluster.psql("postgres", &format!("CREATE DATABASE {database}"));
+        let url = cluster.url_of(&database);
+        println!("PostgreSQL:");
+        let pg = runtime.block_on(async {
+            let log = PgLog::open(&url).await.expect("open the log in PostgreSQL");
+            measure(log, shape, seconds, || None).await
+        });
+        rows.push((streams, sled, pg));
+    }
+    println!(
+        "| streams x events | sled events/s | sled ack p99 | PostgreSQL events/s | PostgreSQL ack p99 | PostgreSQL / sled |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (streams, sled, pg) in rows {
+        println!(
+            "| {streams} x 1 | {:.0} | {:.2} ms | {:.0} | {:.2} ms | {:.2}x |",
+            sled.events_per_s,
+            sled.p99_ms,
+            pg.events_per_s,
+            pg.p99_ms,
+            pg.events_per_s / sled.events_per_s
+        );
+    }
+}
+
+/// Serves `log` in process, runs the client process's boards against it for `seconds`, and
+/// prints what it measured; `syncs` counts the log's group commits where it knows them.
+async fn measure<L: Log>(
+    log: L,
+    shape: Shape,
+    seconds: u64,
+    syncs: impl Fn() -> Option<u64>,
+) -> Measured {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -196,7 +275,7 @@ async fn run(shape: Shape, seconds: u64) -> Measured {
     let ready = next_line(&mut lines);
     assert_eq!(ready, "ready", "client: {ready}");
     let (server_cpu, client_cpu) = (cpu_ticks("self"), cpu_ticks(&child.id().to_string()));
-    let before = log.stats();
+    let before = syncs();
     child
         .stdin
         .as_mut()
@@ -207,22 +286,13 @@ async fn run(shape: Shape, seconds: u64) -> Measured {
     let report = next_line(&mut lines);
     let server_cpu = cpu_ticks("self") - server_cpu;
     let client_cpu = cpu_ticks(&child.id().to_string()) - client_cpu;
-    let after = log.stats();
+    let after = syncs();
     drop(child.stdin.take());
     assert!(child.wait().expect("client").success(), "client failed");
     let _ = stop.send(());
     let _ = server.await;
-    let measured = print_run(
-        shape,
-        &report,
-        after.syncs - before.syncs,
-        server_cpu,
-        client_cpu,
-    );
-    if shape.streams == 1 {
-        time_export(&log, dir.path()).await;
-    }
-    measured
+    let commits = before.zip(after).map(|(before, after)| after - before);
+    print_run(shape, &report, commits, server_cpu, client_cpu)
 }
 
 fn spawn_client(addr: &str, shape: Shape, seconds: u64) -> Child {
@@ -252,7 +322,7 @@ fn cpu_ticks(pid: &str) -> u64 {
 }
 
 /// Prints one configuration's line from the client's report `EVENTS SECS P50_US P99_US`.
-fn print_run(shape: Shape, report: &str, syncs: u64, server: u64, client: u64) -> Measured {
+fn print_run(shape: Shape, report: &str, syncs: Option<u64>, server: u64, client: u64) -> Measured {
     let nums: Vec<f64> = report
         .split_whitespace()
         .map(|n| n.parse().expect("number"))
@@ -265,16 +335,21 @@ fn print_run(shape: Shape, report: &str, syncs: u64, server: u64, client: u64) -
         events_per_s: events / secs,
         p99_ms: p99 / 1e3,
     };
+    let commits = syncs.map_or("commits counted by the database".into(), |syncs| {
+        format!(
+            "{syncs} group commits ({:.1} events each)",
+            events / syncs.max(1) as f64
+        )
+    });
     println!(
         "{:>2} streams x {} event(s): {events} durable events in {secs:.2} s = {:.0} events/s; \
-         ack p50 {:.2} ms, p99 {:.2} ms; {syncs} group commits ({:.1} events each); CPU per \
-         event: server {:.1} us, client {:.1} us",
+         ack p50 {:.2} ms, p99 {:.2} ms; {commits}; CPU per event: server {:.1} us, client \
+         {:.1} us",
         shape.streams,
         shape.events,
         measured.events_per_s,
         p50 / 1e3,
         measured.p99_ms,
-        events / syncs.max(1) as f64,
         per_event(server),
         per_event(client),
     );

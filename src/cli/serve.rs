@@ -235,9 +235,11 @@ const CONNECT_LIMIT: Duration = Duration::from_secs(30);
 /// `data` is created for the token file and the signing key, which stay on this machine.
 async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
     let config: tokio_postgres::Config = url.parse().map_err(|e| {
+        let expected = "a postgres:// URL or key=value pairs such as \
+                        'host=db1 port=5432 user=referee dbname=referee'";
         (
             2,
-            format!("--store: not a PostgreSQL connection string: {e}"),
+            format!("--store: not a PostgreSQL connection string ({e}): {expected}"),
         )
     })?;
     let target = describe(&config);
@@ -254,7 +256,16 @@ async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
                 ),
             )
         })?;
-    let log = opened.map_err(|e| (1, format!("cannot open the log in {target}: {e}")))?;
+    let log = opened.map_err(|e| {
+        // NoTls: a server or a string that insists on TLS ends in a failed handshake.
+        let hint = if e.to_string().contains("TLS") {
+            "; this build does not encrypt connections to the database: keep it on this host \
+             or a closed network, with sslmode=prefer or disable"
+        } else {
+            ""
+        };
+        (1, format!("cannot open the log in {target}: {e}{hint}"))
+    })?;
     let games = log.games().await.map(|g| g.len()).unwrap_or(0);
     tracing::info!(store = %target, games, "log opened in PostgreSQL");
     Ok(log)
