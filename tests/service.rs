@@ -49,8 +49,8 @@ fn append(
     }
 }
 
-async fn setup(dir: &std::path::Path, game: &str) -> TestServer {
-    let server = TestServer::start(dir).await;
+/// `server` with a game `game` of two moves.
+async fn setup<L: Log>(server: TestServer<L>, game: &str) -> TestServer<L> {
     let mut c = server.client().await;
     c.create_game(proto::CreateGameRequest {
         header: Some(header(game)),
@@ -68,7 +68,7 @@ async fn setup(dir: &std::path::Path, game: &str) -> TestServer {
 }
 
 /// (last seq, head hash) of a game, to show a refused request changed nothing.
-async fn snapshot(server: &TestServer, game: &str) -> (u64, [u8; 32]) {
+async fn snapshot<L: Log>(server: &TestServer<L>, game: &str) -> (u64, [u8; 32]) {
     let info = server
         .log
         .info(game)
@@ -78,10 +78,51 @@ async fn snapshot(server: &TestServer, game: &str) -> (u64, [u8; 32]) {
     (info.last_seq, info.head_hash)
 }
 
-#[tokio::test]
-async fn bad_requests_get_the_right_status_and_change_nothing() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "g1").await;
+/// Each service test below runs twice: over sled in a temporary directory, and over PostgreSQL
+/// in a cluster of its own (issue 18: the same tests against both backends; loudly skipped
+/// without PostgreSQL).
+macro_rules! on_both_logs {
+    ($($name:ident),* $(,)?) => {
+        mod on_sled {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let dir = tempfile::tempdir().expect("tempdir");
+                    super::$name(crate::common::TestServer::start(dir.path()).await).await;
+                }
+            )*
+        }
+        mod on_postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let test = concat!("service::on_postgres::", stringify!($name));
+                    let Some(cluster) = crate::common::postgres::Cluster::start(test) else {
+                        return;
+                    };
+                    let url = cluster.url();
+                    super::$name(crate::common::TestServer::start_postgres(&url).await).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_logs!(
+    bad_requests_get_the_right_status_and_change_nothing,
+    a_retried_append_is_acknowledged_again_not_duplicated,
+    a_board_stream_acks_each_message_and_survives_a_refusal,
+    a_play_stream_refuses_a_message_naming_another_game,
+    watchers_catch_up_then_follow_live,
+    replay_to_any_seq_and_list_games,
+    a_long_bad_value_is_quoted_short_and_the_field_still_named,
+    malformed_protobuf_is_invalid_argument,
+    a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument,
+    tags_are_kept_with_the_header_and_checked,
+);
+
+async fn bad_requests_get_the_right_status_and_change_nothing<L: Log>(server: TestServer<L>) {
+    let server = setup(server, "g1").await;
     let mut c = server.client().await;
     let before = snapshot(&server, "g1").await;
     let huge_text = "x".repeat(2 * 1024 * 1024);
@@ -224,10 +265,8 @@ async fn bad_requests_get_the_right_status_and_change_nothing() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_retried_append_is_acknowledged_again_not_duplicated() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "g").await;
+async fn a_retried_append_is_acknowledged_again_not_duplicated<L: Log>(server: TestServer<L>) {
+    let server = setup(server, "g").await;
     let mut c = server.client().await;
     let request = || append("g", 3, vec![new("c", mv("red", "b0", "d1"))]);
     let first = c
@@ -251,10 +290,7 @@ async fn a_retried_append_is_acknowledged_again_not_duplicated() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = TestServer::start(dir.path()).await;
+async fn a_board_stream_acks_each_message_and_survives_a_refusal<L: Log>(server: TestServer<L>) {
     let mut c = server.client().await;
     c.create_game(proto::CreateGameRequest {
         header: Some(header("s")),
@@ -298,10 +334,7 @@ async fn a_board_stream_acks_each_message_and_survives_a_refusal() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_play_stream_refuses_a_message_naming_another_game() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = TestServer::start(dir.path()).await;
+async fn a_play_stream_refuses_a_message_naming_another_game<L: Log>(server: TestServer<L>) {
     let mut c = server.client().await;
     for id in ["a", "b"] {
         c.create_game(proto::CreateGameRequest {
@@ -355,10 +388,8 @@ async fn a_play_stream_refuses_a_message_naming_another_game() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn watchers_catch_up_then_follow_live() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "w").await;
+async fn watchers_catch_up_then_follow_live<L: Log>(server: TestServer<L>) {
+    let server = setup(server, "w").await;
     let mut c = server.client().await;
     let watch = |from_seq| proto::WatchGameRequest {
         game: "w".into(),
@@ -409,10 +440,8 @@ async fn watchers_catch_up_then_follow_live() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn replay_to_any_seq_and_list_games() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "r").await;
+async fn replay_to_any_seq_and_list_games<L: Log>(server: TestServer<L>) {
+    let server = setup(server, "r").await;
     let mut c = server.client().await;
     c.append_events(append("r", 3, vec![new("c", mv("red", "b0", "d1"))]))
         .await
@@ -468,7 +497,7 @@ async fn replay_to_any_seq_and_list_games() {
 #[tokio::test]
 async fn a_corrupted_record_is_reported_as_data_loss_never_served() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "c").await;
+    let server = setup(TestServer::start(dir.path()).await, "c").await;
     server.stop().await;
     {
         // Flip one byte in the value of seq 1 of the only game, behind the log's back.
@@ -534,10 +563,8 @@ async fn a_corrupted_record_is_reported_as_data_loss_never_served() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_long_bad_value_is_quoted_short_and_the_field_still_named() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "g1").await;
+async fn a_long_bad_value_is_quoted_short_and_the_field_still_named<L: Log>(server: TestServer<L>) {
+    let server = setup(server, "g1").await;
     let mut c = server.client().await;
     let long = "x".repeat(64 * 1024);
     let claim = proto::Event {
@@ -638,10 +665,7 @@ impl<D: prost::Message + Default + Send + 'static> tonic::codec::Codec for RawCo
     }
 }
 
-#[tokio::test]
-async fn malformed_protobuf_is_invalid_argument() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = TestServer::start(dir.path()).await;
+async fn malformed_protobuf_is_invalid_argument<L: Log>(server: TestServer<L>) {
     let mut grpc = raw_client(server.addr).await;
     let path = "/referee.v1.Referee/CreateGame";
     // Wire type 7 does not exist; field 1 claims 5 bytes and carries 3.
@@ -669,10 +693,10 @@ async fn malformed_protobuf_is_invalid_argument() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = setup(dir.path(), "m").await;
+async fn a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument<L: Log>(
+    server: TestServer<L>,
+) {
+    let server = setup(server, "m").await;
     let mut grpc = raw_client(server.addr).await;
     let last = server
         .log
@@ -855,10 +879,7 @@ async fn the_live_cache_drops_games_left_idle() {
 
 /// Tags given to CreateGame are stored with the header, come back from GetGame in their
 /// order, and bad ones are refused naming `header.tags` with nothing stored.
-#[tokio::test]
-async fn tags_are_kept_with_the_header_and_checked() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let server = TestServer::start(dir.path()).await;
+async fn tags_are_kept_with_the_header_and_checked<L: Log>(server: TestServer<L>) {
     let mut c = server.client().await;
     let tag = |name: &str, value: &str| proto::Tag {
         name: name.into(),
