@@ -200,3 +200,52 @@ async fn watch_games_follows_a_hall_on_one_stream() {
     );
     server.stop().await;
 }
+
+/// Issue 18: with the log in PostgreSQL, a console following the hall on instance B sees the
+/// boards whose events reach instance A: in its snapshot, and live, with board and rulings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hall_on_one_instance_follows_boards_played_on_another() {
+    let test = "hall::the_hall_on_one_instance_follows_boards_played_on_another";
+    let Some(cluster) = crate::common::postgres::Cluster::start(test) else {
+        return;
+    };
+    let a = TestServer::start_postgres(&cluster.url()).await;
+    let b = TestServer::start_postgres(&cluster.url()).await;
+    let (mut on_a, mut on_b) = (a.client().await, b.client().await);
+    for id in ["hall-1", "hall-2"] {
+        create(&mut on_a, id, None).await;
+    }
+    append(&mut on_a, "hall-2", 0, vec![movement("red", "h2", "e2")]).await;
+    let mut hall = on_b
+        .watch_games(proto::WatchGamesRequest {
+            prefix: "hall-".into(),
+        })
+        .await
+        .expect("watch games on B")
+        .into_inner();
+    let mut snapshot = [next(&mut hall).await, next(&mut hall).await];
+    snapshot.sort_by(|x, y| x.game.cmp(&y.game));
+    assert!(snapshot.iter().all(|m| m.snapshot));
+    assert_eq!(snapshot[1].board.as_ref().unwrap().seq, 1, "{snapshot:?}");
+    // Played through A, shown by B.
+    append(&mut on_a, "hall-1", 0, vec![movement("red", "b0", "d1")]).await;
+    let update = next(&mut hall).await;
+    assert_eq!((update.game.as_str(), update.snapshot), ("hall-1", false));
+    assert_eq!(update.board.as_ref().unwrap().seq, 1);
+    assert_eq!(update.rulings[0].kind, "illegal_move", "{update:?}");
+    // Then through B itself, after A: B takes the game over and still shows every event once.
+    append(&mut on_a, "hall-2", 1, vec![movement("black", "h9", "g7")]).await;
+    let update = next(&mut hall).await;
+    assert_eq!(
+        (update.game.as_str(), update.board.unwrap().seq),
+        ("hall-2", 2)
+    );
+    append(&mut on_b, "hall-2", 2, vec![movement("red", "b0", "c2")]).await;
+    let update = next(&mut hall).await;
+    assert_eq!(
+        (update.game.as_str(), update.board.unwrap().seq),
+        ("hall-2", 3)
+    );
+    a.stop().await;
+    b.stop().await;
+}

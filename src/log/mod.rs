@@ -157,6 +157,13 @@ pub trait Log: Clone + Send + Sync + 'static {
         false
     }
 
+    /// On a shared log, every game's new last seq as this process learns of it, whichever
+    /// instance appended (a wake-up, not the record: read it). Lossy: a receiver that lags
+    /// misses some and must catch up from the log. `None` for a log only this process writes.
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<(String, u64)>> {
+        None
+    }
+
     /// Takes the game's lease for this instance, ending any other instance's: its next leased
     /// append is refused with [`Rejection::Fenced`]. A log only one process opens (sled)
     /// has nothing to fence and returns epoch 0.

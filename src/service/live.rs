@@ -11,13 +11,16 @@
 //! by its referee.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard, broadcast};
 
-use crate::log::{HASH_LEN, Lease, Log};
+use crate::event::Event;
+use crate::log::{HASH_LEN, Lease, Log, Record};
 use crate::referee::Referee;
+use crate::referee::Ruling;
 use crate::stored::Fold;
 
 use super::Error;
@@ -116,6 +119,8 @@ pub struct LiveGames<L: Log> {
     hall: Hall,
     entries: Mutex<Entries>,
     summaries: Mutex<HashMap<String, Summary>>,
+    /// Whether the task that follows other instances' appends for the hall runs.
+    following: AtomicBool,
 }
 
 /// A live game, locked and loaded.
@@ -177,6 +182,7 @@ impl<L: Log> LiveGames<L> {
                 last_sweep: Instant::now(),
             }),
             summaries: Mutex::new(HashMap::new()),
+            following: AtomicBool::new(false),
         }
     }
 
@@ -184,9 +190,42 @@ impl<L: Log> LiveGames<L> {
         &self.log
     }
 
-    /// The hall channel from the next stored event on.
-    pub fn hall(&self) -> broadcast::Receiver<Arc<super::console::HallFrame>> {
+    /// The hall channel from the next stored event on. On a shared log, the first hall
+    /// watcher also starts following what other instances store (see [`LiveGames::heard`]).
+    pub fn hall(self: &Arc<Self>) -> broadcast::Receiver<Arc<super::console::HallFrame>> {
+        self.follow_other_instances();
         self.hall.subscribe()
+    }
+
+    /// Starts, once, the task that brings each game another instance appends to up to date
+    /// here while a console follows the hall; it ends when the cache (and its log) is dropped.
+    fn follow_other_instances(self: &Arc<Self>) {
+        let Some(mut changes) = self.log.changes() else {
+            return;
+        };
+        if self.following.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let live = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                let (game, seq) = match changes.recv().await {
+                    Ok(change) => change,
+                    // Missed heads: those games catch up at their next event.
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                };
+                let Some(live) = live.upgrade() else {
+                    return;
+                };
+                if !live.hall_watched() {
+                    continue;
+                }
+                if let Err(e) = live.heard(&game, seq).await {
+                    tracing::warn!(game, error = %e, "catching up a game another instance wrote");
+                }
+            }
+        });
     }
 
     /// Whether a console follows the hall (frames are made only then).
@@ -228,13 +267,72 @@ impl<L: Log> LiveGames<L> {
         let mut guard = LiveGuard(guard);
         if fresh {
             let head = self.log.info(game).await?.map_or(0, |info| info.last_seq);
-            if head != guard.fold().referee.last_seq() {
-                // Another instance wrote it: any lease this one had is gone.
-                guard.0.lease = None;
-                self.reload(&mut guard, game).await?;
-            }
+            self.catch_up(&mut guard, game, head).await?;
         }
         Ok(guard)
+    }
+
+    /// On a shared log, brings a cached game up to `head` (another instance wrote it): the
+    /// missing records are folded and published as if appended here, so the game's watchers
+    /// and the hall see them. Any lease this instance had is gone then.
+    async fn catch_up(&self, guard: &mut LiveGuard, game: &str, head: u64) -> Result<(), Error> {
+        let last = guard.fold().referee.last_seq();
+        if head == last {
+            return Ok(());
+        }
+        guard.0.lease = None;
+        if head < last {
+            // The log is behind what was folded from it: only damage does that; refold.
+            return self.reload(guard, game).await;
+        }
+        let records = self.log.read(game, last + 1, Some(head)).await??;
+        let header = guard.fold().referee.header();
+        let events = records
+            .iter()
+            .map(|record| crate::stored::read_event(record, header))
+            .collect::<Result<Vec<Event>, _>>()?;
+        let events: Vec<&Event> = events.iter().collect();
+        self.apply(guard, game, &records, &events);
+        Ok(())
+    }
+
+    /// On a shared log, when another instance's append to `game` is heard: the game is
+    /// brought up to `seq` (loaded first if it is not cached), publishing what it missed.
+    pub async fn heard(&self, game: &str, seq: u64) -> Result<(), Error> {
+        let mut guard = self.lock_checked(game, false).await?;
+        if guard.fold().referee.last_seq() < seq {
+            let head = self.log.info(game).await?.map_or(0, |info| info.last_seq);
+            self.catch_up(&mut guard, game, head.max(seq)).await?;
+        }
+        Ok(())
+    }
+
+    /// Folds newly stored records into the live referee and publishes each, with its
+    /// rulings, to the game's watchers and, if a console follows the hall, as a board frame:
+    /// the one fold of each event.
+    pub fn apply(
+        &self,
+        guard: &mut LiveGuard,
+        game: &str,
+        records: &[Record],
+        events: &[&Event],
+    ) -> Vec<Ruling> {
+        let mut all = Vec::new();
+        let hall = self.hall_watched();
+        for (record, &event) in records.iter().zip(events) {
+            let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
+            let rulings = guard.fold_mut().apply(record, event);
+            guard.publish(|referee| Published::new(record, event, &rulings, referee));
+            if hall {
+                let referee = &guard.fold().referee;
+                let frame =
+                    super::console::hall_frame(referee, Some(record), words, &rulings, false);
+                self.publish_hall(frame);
+            }
+            all.extend(rulings);
+        }
+        self.note(game, guard.fold());
+        all
     }
 
     /// [`lock`](LiveGames::lock) for a write. On a log other instances share, this instance

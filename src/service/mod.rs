@@ -42,7 +42,6 @@ use crate::stored::Fold;
 
 use self::caller::Caller;
 use self::convert::{event_from_proto, event_to_proto, header_from_proto, ruling_to_proto};
-use self::feed::Published;
 use self::limits::{Governor, StreamPermit};
 use self::live::{LiveGames, LiveGuard};
 use self::outbox::Outbox;
@@ -269,8 +268,8 @@ impl<L: Log> Service<L> {
         })
     }
 
-    /// Folds newly stored records into the live referee and publishes each, with its
-    /// rulings, to the game's watchers: the one fold of each event.
+    /// Folds newly stored records into the live referee and publishes each (see
+    /// [`LiveGames::apply`]).
     fn apply(
         &self,
         guard: &mut LiveGuard,
@@ -278,21 +277,8 @@ impl<L: Log> Service<L> {
         records: &[Record],
         parsed: &[(String, Event)],
     ) -> Vec<Ruling> {
-        let mut all = Vec::new();
-        let hall = self.live.hall_watched();
-        for (record, (_, event)) in records.iter().zip(parsed) {
-            let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
-            let rulings = guard.fold_mut().apply(record, event);
-            guard.publish(|referee| Published::new(record, event, &rulings, referee));
-            if hall {
-                let referee = &guard.fold().referee;
-                let frame = console::hall_frame(referee, Some(record), words, &rulings, false);
-                self.live.publish_hall(frame);
-            }
-            all.extend(rulings);
-        }
-        self.live.note(game, guard.fold());
-        all
+        let events: Vec<&Event> = parsed.iter().map(|(_, event)| event).collect();
+        self.live.apply(guard, game, records, &events)
     }
 
     /// Reads a record into games, checks each may be created, then creates and fills them

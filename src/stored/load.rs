@@ -47,7 +47,7 @@ pub(super) fn read_header(record: &Record) -> Result<Header, Error> {
 }
 
 /// The event a record of a game with `header` holds.
-pub(super) fn read_event(record: &Record, header: &Header) -> Result<Event, Error> {
+pub fn read_event(record: &Record, header: &Header) -> Result<Event, Error> {
     event_from_json(&record.body, header.variant, Some(record.seq))
         .map_err(|m| Error::unreadable(&record.game, record.seq, &m))
 }

@@ -14,4 +14,4 @@ mod load;
 
 pub use error::Error;
 pub use fold::Fold;
-pub use load::{LoadedLog, load_log};
+pub use load::{LoadedLog, load_log, read_event};

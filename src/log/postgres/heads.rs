@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
 use tokio_postgres::{AsyncMessage, NoTls};
 
@@ -35,12 +35,32 @@ const DEAF_POLLS: u32 = 20;
 
 /// Each watched game's last seq known committed. A game's entry goes when its last watcher
 /// has gone (at the next poll).
-#[derive(Default)]
 pub(super) struct Heads {
     games: Mutex<HashMap<String, watch::Sender<u64>>>,
+    /// Every game's new head as this instance learns it (its own appends and NOTIFY), for the
+    /// hall: see [`Log::changes`](super::super::Log::changes).
+    all: broadcast::Sender<(String, u64)>,
+}
+
+/// Heads the `all` channel holds for a slow reader; one further behind misses some, and
+/// catches up at the game's next event.
+const ALL_HEADS: usize = 4096;
+
+impl Default for Heads {
+    fn default() -> Heads {
+        Heads {
+            games: Mutex::default(),
+            all: broadcast::Sender::new(ALL_HEADS),
+        }
+    }
 }
 
 impl Heads {
+    /// Every head from now on, of every game.
+    pub fn changes(&self) -> broadcast::Receiver<(String, u64)> {
+        self.all.subscribe()
+    }
+
     /// A receiver of the game's head, starting at `last_seq` or a later head already known.
     pub fn subscribe(&self, game: &str, last_seq: u64) -> watch::Receiver<u64> {
         let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
@@ -53,6 +73,10 @@ impl Heads {
 
     /// Moves a game's head forward (never back), waking its watchers.
     pub fn publish(&self, game: &str, last_seq: u64) {
+        if self.all.receiver_count() > 0 {
+            // An error means nobody follows every game: nothing to tell.
+            let _ = self.all.send((game.to_owned(), last_seq));
+        }
         let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(sender) = games.get(game) {
             sender.send_if_modified(|head| raise(head, last_seq));

@@ -201,6 +201,10 @@ impl Log for PgLog {
         true
     }
 
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<(String, u64)>> {
+        Some(self.inner.heads.changes())
+    }
+
     async fn claim(&self, game: &str) -> Result<Result<Lease, Rejection>, Error> {
         let conn = self.inner.connections.get().await?;
         let claimed = lease::claim(&conn, game, &self.inner.holder).await?;
