@@ -7,7 +7,7 @@ use std::process::Output;
 
 use crate::common::postgres::Cluster;
 use crate::common::{referee, released, repo_path};
-use referee::log::{GameInfo, Log, NewEvent, PgLog, Record, SledLog};
+use referee::log::{GameInfo, Log, NewEvent, PgLog, Record, Rejection, SledLog};
 use referee::referee::{Ruling, replay};
 use referee::stored::load_log;
 
@@ -63,8 +63,9 @@ fn draw_offer(seq: u64) -> NewEvent {
     }
 }
 
-/// Every game of a store: its head, all its records, and the rulings a replay gives.
-type Games = Vec<(GameInfo, Vec<Record>, Vec<Ruling>)>;
+/// A game of a store: its head, all its records, and the rulings a replay gives.
+type Game = (GameInfo, Vec<Record>, Vec<Ruling>);
+type Games = Vec<Game>;
 
 async fn everything(log: &impl Log) -> Games {
     let mut games = Vec::new();
@@ -89,7 +90,7 @@ async fn sled_games(data: &Path) -> Games {
     games
 }
 
-fn assert_same(copied: &Games, source: &Games, what: &str) {
+fn assert_same(copied: &[Game], source: &[Game], what: &str) {
     assert_eq!(copied.len(), source.len(), "{what}: games");
     for ((info, records, rulings), (source_info, source_records, source_rulings)) in
         copied.iter().zip(source)
@@ -168,6 +169,31 @@ async fn sled_to_postgres_and_back_keeps_every_record_hash_and_ruling() {
     assert!(stdout(&again).contains("0 copied"), "{}", stdout(&again));
     assert!(stdout(&again).contains(&format!("{} already in the target", source.len())));
     assert_eq!(record_rows(&cluster), rows);
+
+    // Interrupted before the last game (each game is one transaction: whole or absent).
+    let forget = ["referee_heads", "referee_records", "referee_games"]
+        .map(|table| format!("DELETE FROM {table} WHERE game = '{LONG_GAME}';"))
+        .concat();
+    cluster.psql("postgres", &forget);
+    let resumed = copy(&from, &cluster.url());
+    assert!(
+        resumed.status.success(),
+        "{}{}",
+        stdout(&resumed),
+        stderr(&resumed)
+    );
+    let summary = format!("1 copied ({} records", LONG_EVENTS + 1);
+    assert!(stdout(&resumed).contains(&summary), "{}", stdout(&resumed));
+    assert!(stdout(&resumed).contains(&format!("{} already", source.len() - 1)));
+    assert_eq!(record_rows(&cluster), rows);
+
+    let pg = PgLog::open(&cluster.url()).await.expect("open postgres");
+    assert_same(
+        &everything(&pg).await[..FIXTURES.len()],
+        &source[..FIXTURES.len()],
+        "resumed",
+    );
+    drop(pg);
 
     let back = root.path().join("back");
     let started = std::time::Instant::now();
@@ -252,4 +278,48 @@ async fn bad_specs_and_a_store_in_use_are_refused_naming_the_flag() {
     assert!(!done.status.success());
     assert!(stderr(&done).contains("stop it first"), "{}", stderr(&done));
     drop(log);
+}
+
+#[tokio::test]
+async fn postgres_restores_only_a_sound_chain() {
+    let test = "store_copy::postgres_restores_only_a_sound_chain";
+    let Some(cluster) = Cluster::start(test) else {
+        return;
+    };
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    sled_store(&data).await;
+    let source = sled_games(&data).await;
+    let (_, records, _) = &source[2];
+    let pg = PgLog::open(&cluster.url()).await.expect("open postgres");
+
+    // A receive time changed: the record no longer hashes to its hash.
+    let mut altered = records.clone();
+    altered[1].received_ms += 1;
+    let refused = pg.restore(altered).await.expect("no disaster");
+    assert!(
+        matches!(refused, Err(Rejection::BadEvent { index: 1, .. })),
+        "{refused:?}"
+    );
+    // A record left out: the next one does not chain.
+    let mut gap = records.clone();
+    gap.remove(2);
+    let refused = pg.restore(gap).await.expect("no disaster");
+    assert!(
+        matches!(refused, Err(Rejection::BadEvent { index: 2, .. })),
+        "{refused:?}"
+    );
+    assert!(pg.games().await.expect("games").is_empty());
+
+    let info = pg.restore(records.clone()).await.unwrap().unwrap();
+    assert_eq!(info.head_hash, records.last().expect("records").hash);
+    let again = pg.restore(records.clone()).await.expect("no disaster");
+    assert!(
+        matches!(again, Err(Rejection::GameExists { .. })),
+        "{again:?}"
+    );
+    assert_eq!(
+        pg.read(&info.game, 0, None).await.unwrap().unwrap(),
+        *records
+    );
 }
