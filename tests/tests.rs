@@ -26,6 +26,7 @@ mod records;
 mod service;
 mod shutdown;
 mod store_cli;
+mod store_copy;
 mod store_damage;
 mod tls;
 mod watchers;

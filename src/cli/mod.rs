@@ -1,6 +1,7 @@
 //! The command line: `serve`, `replay`, `import`, `export`, `audit`, `perft`.
 
 mod audit;
+mod copy;
 mod export;
 mod health;
 mod import;
@@ -164,8 +165,8 @@ enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
-    /// The store: check it against what was acknowledged, adopt it as it is, or rebuild it
-    /// from audit exports.
+    /// The store: check it against what was acknowledged, adopt it as it is, rebuild it
+    /// from audit exports, or copy it to another store (sled to PostgreSQL and back).
     Store {
         #[command(subcommand)]
         command: StoreCommand,
@@ -281,6 +282,30 @@ enum StoreCommand {
         /// The public key (hex) every bundle must be signed with.
         #[arg(long)]
         key: Option<String>,
+    },
+    /// Copy every game of one store into another (sled to PostgreSQL, PostgreSQL to sled),
+    /// each record as it was acknowledged: same seqs, event ids, writers, receive times and
+    /// hashes, so every game's head hash, and every audit bundle signed before, stay valid.
+    /// Each chain is verified as it is read; each copied game is read back from the target,
+    /// compared record by record, and its head printed (COPIED GAME N records head HEX).
+    ///
+    /// A sled source is read from a copy taken under its lock (stop its server first); a
+    /// PostgreSQL source may be live: each game is copied up to its head when the copy
+    /// starts. Refused, nothing written, if the target holds a game of the same id with other
+    /// records. Each game is written whole in one transaction, so an interrupted copy leaves
+    /// only whole games: run it again to continue (games already in the target with the same
+    /// head are verified and skipped, ALREADY). Tokens and the audit signing key are not
+    /// copied: they stay in each server's --data. Exit 0 only if every game was copied and
+    /// verified on both sides.
+    Copy {
+        /// The store to read: sled:DIR, or a PostgreSQL connection string (postgres://...,
+        /// postgresql://... or key=value ...).
+        #[arg(long, value_name = "STORE")]
+        from: String,
+        /// The store to write (a sled directory is created if missing): sled:DIR, or a
+        /// PostgreSQL connection string.
+        #[arg(long, value_name = "STORE")]
+        to: String,
     },
 }
 
@@ -430,6 +455,7 @@ pub fn run() -> ExitCode {
                 from_store: from_store.as_deref(),
                 key: key.as_deref(),
             }),
+            StoreCommand::Copy { from, to } => copy::run(&from, &to),
         },
         Command::Token { command } => match command {
             TokenCommand::Issue {

@@ -272,7 +272,7 @@ async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
 }
 
 /// Where a connection string points, without its password: `postgres://HOST:PORT,…/DB`.
-fn describe(config: &tokio_postgres::Config) -> String {
+pub(super) fn describe(config: &tokio_postgres::Config) -> String {
     let ports = config.get_ports();
     let hosts: Vec<String> = config
         .get_hosts()

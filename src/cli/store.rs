@@ -113,7 +113,11 @@ async fn verify_chain(log: &SledLog, info: &GameInfo) -> Result<(), String> {
 }
 
 /// Every record of a game, read in chunks, each chunk verified against its neighbours.
-async fn read_whole(log: &SledLog, game: &str, last_seq: u64) -> Result<Vec<Record>, String> {
+pub(super) async fn read_whole(
+    log: &impl Log,
+    game: &str,
+    last_seq: u64,
+) -> Result<Vec<Record>, String> {
     let mut records = Vec::new();
     let mut from = 0;
     while from <= last_seq {
@@ -347,10 +351,10 @@ fn carry_files(old: &Path, new: &Path) {
 /// A private copy of a store, taken while holding sled's lock on it so no server writes
 /// during the copy; removed when dropped. sled's recovery may rewrite a damaged file's
 /// tail, so commands that only look never open the original.
-struct StoreCopy(PathBuf);
+pub(super) struct StoreCopy(PathBuf);
 
 impl StoreCopy {
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -361,7 +365,7 @@ impl Drop for StoreCopy {
     }
 }
 
-fn locked_copy(data: &Path) -> Result<StoreCopy, String> {
+pub(super) fn locked_copy(data: &Path) -> Result<StoreCopy, String> {
     let db = data.join("db");
     let file = std::fs::File::open(&db)
         .map_err(|e| format!("no store in {}: {}: {e}", data.display(), db.display()))?;
@@ -395,15 +399,18 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 /// Runs `work` to its end on a runtime of this thread, as `rebuild` does: the log's reads
-/// are async.
-fn on_runtime(work: impl Future<Output = ExitCode>) -> ExitCode {
-    match tokio::runtime::Builder::new_current_thread().build() {
+/// are async. I/O and timers are on for `store copy`, whose PostgreSQL side needs both.
+pub(super) fn on_runtime(work: impl Future<Output = ExitCode>) -> ExitCode {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime.block_on(work),
         Err(e) => fail(1, &format!("cannot start the runtime: {e}")),
     }
 }
 
-fn fail(code: u8, message: &str) -> ExitCode {
+pub(super) fn fail(code: u8, message: &str) -> ExitCode {
     eprintln!("referee: {message}");
     ExitCode::from(code)
 }

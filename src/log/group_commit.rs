@@ -371,7 +371,7 @@ impl Committer {
                 game: game.to_owned(),
             }));
         }
-        let values = match sealed_chain(records) {
+        let values = match record::sealed_chain(records) {
             Ok(values) => values,
             Err((index, reason)) => return Ok(Err(Rejection::BadEvent { index, reason })),
         };
@@ -406,53 +406,6 @@ impl Committer {
             damage: None,
         }))
     }
-}
-
-/// The stored values of a whole game's records, or the index of the first record that does
-/// not belong to a sound chain and why.
-fn sealed_chain(records: &[Record]) -> Result<Vec<Vec<u8>>, (usize, String)> {
-    let mut values = Vec::with_capacity(records.len());
-    let mut prev = ZERO_HASH;
-    for (index, record) in records.iter().enumerate() {
-        let fail = |why: String| (index, why);
-        if record.seq != len_u64(index) {
-            return Err(fail(format!(
-                "seq {} where seq {index} should be",
-                record.seq
-            )));
-        }
-        if record.game != records[0].game || record.prev_hash != prev {
-            return Err(fail(format!(
-                "seq {} does not chain to seq {index} - 1",
-                record.seq
-            )));
-        }
-        if index > 0 && (record.event_id.is_empty() || check_body(index, &record.body).is_err()) {
-            return Err(fail(format!(
-                "seq {} has no event id or an unstorable body",
-                record.seq
-            )));
-        }
-        let unsealed = Unsealed {
-            game: &record.game,
-            seq: record.seq,
-            event_id: &record.event_id,
-            received_ms: record.received_ms,
-            writer: &record.writer,
-            body: &record.body,
-            prev_hash: record.prev_hash,
-        };
-        let (value, sealed) = unsealed.seal().map_err(fail)?;
-        if sealed.hash != record.hash {
-            return Err(fail(format!(
-                "seq {} does not hash to its recorded hash",
-                record.seq
-            )));
-        }
-        prev = record.hash;
-        values.push(value);
-    }
-    Ok(values)
 }
 
 /// A request's outcome as decided, before the group commits.

@@ -9,6 +9,7 @@
 use sha2::{Digest, Sha256};
 
 use super::Record;
+use super::limits::check_body;
 
 /// Length of a SHA-256 hash.
 pub const HASH_LEN: usize = 32;
@@ -139,6 +140,53 @@ impl Cursor<'_> {
         self.0 = rest;
         String::from_utf8(text.to_vec()).map_err(|_| "record field is not UTF-8".into())
     }
+}
+
+/// The stored values of a whole game's records, or the index of the first record that does
+/// not belong to a sound chain and why.
+pub(super) fn sealed_chain(records: &[Record]) -> Result<Vec<Vec<u8>>, (usize, String)> {
+    let mut values = Vec::with_capacity(records.len());
+    let mut prev = ZERO_HASH;
+    for (index, record) in records.iter().enumerate() {
+        let fail = |why: String| (index, why);
+        if record.seq != u64::try_from(index).unwrap_or(u64::MAX) {
+            return Err(fail(format!(
+                "seq {} where seq {index} should be",
+                record.seq
+            )));
+        }
+        if record.game != records[0].game || record.prev_hash != prev {
+            return Err(fail(format!(
+                "seq {} does not chain to seq {index} - 1",
+                record.seq
+            )));
+        }
+        if index > 0 && (record.event_id.is_empty() || check_body(index, &record.body).is_err()) {
+            return Err(fail(format!(
+                "seq {} has no event id or an unstorable body",
+                record.seq
+            )));
+        }
+        let unsealed = Unsealed {
+            game: &record.game,
+            seq: record.seq,
+            event_id: &record.event_id,
+            received_ms: record.received_ms,
+            writer: &record.writer,
+            body: &record.body,
+            prev_hash: record.prev_hash,
+        };
+        let (value, sealed) = unsealed.seal().map_err(fail)?;
+        if sealed.hash != record.hash {
+            return Err(fail(format!(
+                "seq {} does not hash to its recorded hash",
+                record.seq
+            )));
+        }
+        prev = record.hash;
+        values.push(value);
+    }
+    Ok(values)
 }
 
 /// Checks that `record` follows a record whose hash is `prev`: the link of the chain.

@@ -142,7 +142,7 @@ impl Writes {
 
     /// Inserts sealed records in one statement; `Some(Raced)` if another writer took a seq or
     /// an event id first.
-    async fn insert<T>(
+    pub(super) async fn insert<T>(
         self,
         tx: &Transaction<'_>,
         records: &[Record],
@@ -359,7 +359,7 @@ fn reused(game: &str, event_id: &str, seq: u64) -> Rejection {
     }
 }
 
-async fn begin(client: &mut Client) -> Result<Transaction<'_>, Error> {
+pub(super) async fn begin(client: &mut Client) -> Result<Transaction<'_>, Error> {
     client
         .transaction()
         .await
@@ -369,7 +369,7 @@ async fn begin(client: &mut Client) -> Result<Transaction<'_>, Error> {
 /// Commits. `Some(Raced)` if the server refused the commit as a conflict (engines that
 /// serialise, e.g. CockroachDB's 40001: nothing was stored); any other failure leaves the
 /// outcome unknown, an error.
-async fn commit<T>(tx: Transaction<'_>) -> Result<Option<Attempt<T>>, Error> {
+pub(super) async fn commit<T>(tx: Transaction<'_>) -> Result<Option<Attempt<T>>, Error> {
     match tx.commit().await {
         Ok(()) => Ok(None),
         Err(e) if e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) => {
@@ -384,7 +384,7 @@ async fn commit<T>(tx: Transaction<'_>) -> Result<Option<Attempt<T>>, Error> {
 
 /// `Ok(())` if `e` is a race lost to another writer (a unique key taken, a serialisation
 /// conflict), to decide again; otherwise the error.
-fn raced_or(e: tokio_postgres::Error, doing: &str) -> Result<(), Error> {
+pub(super) fn raced_or(e: tokio_postgres::Error, doing: &str) -> Result<(), Error> {
     let raced = [
         SqlState::UNIQUE_VIOLATION,
         SqlState::T_R_SERIALIZATION_FAILURE,
@@ -402,7 +402,7 @@ fn unknown(game: &str) -> Rejection {
     }
 }
 
-fn exists(game: &str) -> Rejection {
+pub(super) fn exists(game: &str) -> Rejection {
     Rejection::GameExists {
         game: game.to_owned(),
     }

@@ -28,8 +28,11 @@
 //! - **Leases**: one instance writes a game at a time; a claim moves the game's epoch and
 //!   fences the former writer's appends out (see `lease`).
 //!
-//! Not done here (see issue 18): `restore`/`store copy`, and a check of the whole store against an anchor at open (there is
-//! no `damage` in [`GameInfo`] from this backend: damage is found as it is read).
+//! - **Restore**: a whole game written as it was acknowledged elsewhere, hashes unchanged
+//!   (`referee store copy`; see `restore`).
+//!
+//! Not done here (see issue 18): a check of the whole store against an anchor at open (there
+//! is no `damage` in [`GameInfo`] from this backend: damage is found as it is read).
 
 mod append;
 mod chain;
@@ -37,6 +40,7 @@ mod connections;
 mod follow;
 mod heads;
 mod lease;
+mod restore;
 mod schema;
 mod settings;
 
@@ -145,6 +149,26 @@ impl PgLog {
         {
             self.inner.heads.publish(&last.game, last.seq);
         }
+    }
+
+    /// Stores a whole game exactly as its records were acknowledged elsewhere (another store,
+    /// a verified audit export): same seqs, times, writers and hashes, so its chain head is
+    /// unchanged. One transaction; refused if the game exists or the records are not one
+    /// sound chain.
+    pub async fn restore(
+        &self,
+        records: Vec<Record>,
+    ) -> Result<Result<GameInfo, Rejection>, Error> {
+        let game = records.first().map_or("", |r| r.game.as_str());
+        for _ in 0..ATTEMPTS {
+            let mut conn = self.inner.connections.get().await?;
+            let attempt = restore::restore(self.inner.writes, &mut conn, &records).await?;
+            conn.release();
+            if let Attempt::Decided(outcome) = attempt {
+                return outcome;
+            }
+        }
+        Err(raced_too_often(game))
     }
 
     /// Walks every game's whole chain, from the header to the head.
