@@ -8,6 +8,7 @@ pub mod chess_gjq;
 pub mod draughts;
 mod game;
 pub mod pgn_text;
+pub mod renju;
 pub mod xiangqi;
 
 pub use game::{AnyPosition, BadFen, Game, Outcome, Player};
