@@ -81,6 +81,15 @@ pub enum Rejection {
     },
 }
 
+impl Rejection {
+    /// [`Rejection::UnknownGame`] for `game`.
+    pub(crate) fn unknown_game(game: &str) -> Rejection {
+        Rejection::UnknownGame {
+            game: game.to_owned(),
+        }
+    }
+}
+
 /// A disaster: the request's outcome is unknown or the stored log cannot be trusted.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum Error {

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread::JoinHandle;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::oneshot;
 
@@ -25,7 +24,7 @@ use super::limits::{check_body, check_events, check_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
 use super::recovery::guarded;
 use super::sled_log::Store;
-use super::{Appended, Error, GameInfo, NewEvent, Record, Rejection};
+use super::{Appended, Error, GameInfo, NewEvent, Record, Rejection, now_ms};
 
 /// Most requests decided in one group: bounds the latency of the first one queued.
 const MAX_GROUP: usize = 4096;
@@ -669,13 +668,6 @@ impl Answer {
             Request::Restore { reply, .. } => drop(reply.send(Err(failure.clone()))),
         }
     }
-}
-
-fn now_ms() -> u64 {
-    let since_epoch = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn len_u64(len: usize) -> u64 {

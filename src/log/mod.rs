@@ -127,6 +127,14 @@ pub struct Lease {
     pub epoch: u64,
 }
 
+/// The server clock, unix ms: what the log stamps as a record's receive or creation time.
+pub(crate) fn now_ms() -> u64 {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// An append-only, per-game event log. Outer `Err` is a disaster ([`Error`]); inner `Err` is
 /// an expected refusal ([`Rejection`]) that left the log unchanged. There is no way to change
 /// or delete a record.

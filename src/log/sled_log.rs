@@ -158,7 +158,7 @@ impl Log for SledLog {
         to: Option<u64>,
     ) -> Result<Result<Vec<Record>, Rejection>, Error> {
         let Some(entry) = self.inner.store.game(game)? else {
-            return Ok(Err(unknown(game)));
+            return Ok(Err(Rejection::unknown_game(game)));
         };
         let head = *entry.head.borrow();
         let to = to.map_or(head.last_seq, |to| to.min(head.last_seq));
@@ -204,7 +204,7 @@ impl Log for SledLog {
     ) -> Result<Result<impl Stream<Item = Result<Record, Error>> + Send + 'static, Rejection>, Error>
     {
         let Some(entry) = self.inner.store.game(game)? else {
-            return Ok(Err(unknown(game)));
+            return Ok(Err(Rejection::unknown_game(game)));
         };
         let tree = (*self.inner.store.tree).clone();
         Ok(Ok(Follow::new(
@@ -214,12 +214,6 @@ impl Log for SledLog {
             from,
             entry.head.subscribe(),
         )))
-    }
-}
-
-fn unknown(game: &str) -> Rejection {
-    Rejection::UnknownGame {
-        game: game.to_owned(),
     }
 }
 

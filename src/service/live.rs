@@ -291,7 +291,6 @@ impl<L: Log> LiveGames<L> {
             .iter()
             .map(|record| crate::stored::read_event(record, header))
             .collect::<Result<Vec<Event>, _>>()?;
-        let events: Vec<&Event> = events.iter().collect();
         self.apply(guard, game, &records, &events);
         Ok(())
     }
@@ -310,16 +309,16 @@ impl<L: Log> LiveGames<L> {
     /// Folds newly stored records into the live referee and publishes each, with its
     /// rulings, to the game's watchers and, if a console follows the hall, as a board frame:
     /// the one fold of each event.
-    pub fn apply(
+    pub fn apply<'e>(
         &self,
         guard: &mut LiveGuard,
         game: &str,
         records: &[Record],
-        events: &[&Event],
+        events: impl IntoIterator<Item = &'e Event>,
     ) -> Vec<Ruling> {
         let mut all = Vec::new();
         let hall = self.hall_watched();
-        for (record, &event) in records.iter().zip(events) {
+        for (record, event) in records.iter().zip(events) {
             let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
             let rulings = guard.fold_mut().apply(record, event);
             guard.publish(|referee| Published::new(record, event, &rulings, referee));

@@ -277,8 +277,8 @@ impl<L: Log> Service<L> {
         records: &[Record],
         parsed: &[(String, Event)],
     ) -> Vec<Ruling> {
-        let events: Vec<&Event> = parsed.iter().map(|(_, event)| event).collect();
-        self.live.apply(guard, game, records, &events)
+        let events = parsed.iter().map(|(_, event)| event);
+        self.live.apply(guard, game, records, events)
     }
 
     /// Reads a record into games, checks each may be created, then creates and fills them

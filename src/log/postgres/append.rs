@@ -14,8 +14,6 @@
 //!   flushed first). If COMMIT fails without the server saying why (the connection broke), the
 //!   outcome is unknown: that is an `Error`, never an ack; a retry by event id settles it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Transaction};
@@ -23,7 +21,7 @@ use tokio_postgres::{Client, Transaction};
 use super::super::layout::Head;
 use super::super::limits::{check_body, check_events, check_game_id};
 use super::super::record::{HASH_LEN, Unsealed, ZERO_HASH};
-use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection};
+use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection, now_ms};
 use super::chain::{self, COLUMNS};
 use super::heads::{CHANNEL, payload};
 use super::{failed, to_i64};
@@ -110,7 +108,7 @@ impl Writes {
             return Ok(Attempt::Decided(Ok(Err(fenced))));
         }
         let Some(head) = chain::head(&tx, game).await? else {
-            return Ok(Attempt::Decided(Ok(Err(unknown(game)))));
+            return Ok(Attempt::Decided(Ok(Err(Rejection::unknown_game(game)))));
         };
         // Retries first: a retry carries the expected seq of its first try, now stale.
         if let Some(decided) = retry(&tx, game, events).await? {
@@ -396,21 +394,8 @@ pub(super) fn raced_or(e: tokio_postgres::Error, doing: &str) -> Result<(), Erro
     }
 }
 
-fn unknown(game: &str) -> Rejection {
-    Rejection::UnknownGame {
-        game: game.to_owned(),
-    }
-}
-
 pub(super) fn exists(game: &str) -> Rejection {
     Rejection::GameExists {
         game: game.to_owned(),
     }
-}
-
-fn now_ms() -> u64 {
-    let since_epoch = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX)
 }

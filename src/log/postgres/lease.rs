@@ -16,8 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio_postgres::{Client, GenericClient};
 
-use super::super::{Error, Lease, Rejection};
-use super::{chain, failed, to_i64, unknown};
+use super::super::{Error, Lease, Rejection, now_ms};
+use super::{chain, failed, to_i64};
 
 /// Claims lost to other claimants in a row before giving up: each loss means another
 /// instance claimed in the same instant, so the next read normally wins.
@@ -46,7 +46,7 @@ pub(super) async fn claim(
             Some(row) => row.get::<_, i64>(0),
             None => {
                 if chain::head(client, game).await?.is_none() {
-                    return Ok(Err(unknown(game)));
+                    return Ok(Err(Rejection::unknown_game(game)));
                 }
                 let inserted = client
                     .execute(
@@ -98,7 +98,7 @@ pub(super) async fn check(
         .await
         .map_err(|e| failed("reading a game's lease", e))?;
     let Some(row) = row else {
-        return Ok(Some(unknown(game)));
+        return Ok(Some(Rejection::unknown_game(game)));
     };
     let now: i64 = row.get(1);
     Ok(Some(Rejection::Fenced {
@@ -121,11 +121,4 @@ pub(super) fn holder_name() -> String {
         .unwrap_or_default()
         .subsec_nanos();
     format!("{host}:{}:{}:{nanos:09}", std::process::id(), now_ms())
-}
-
-fn now_ms() -> u64 {
-    let since_epoch = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX)
 }

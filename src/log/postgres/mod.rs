@@ -257,7 +257,7 @@ impl Log for PgLog {
         let conn = self.inner.connections.get().await?;
         let Some(head) = chain::head(&*conn, game).await? else {
             conn.release();
-            return Ok(Err(unknown(game)));
+            return Ok(Err(Rejection::unknown_game(game)));
         };
         let to = to.map_or(head.last_seq, |to| to.min(head.last_seq));
         if from > to {
@@ -309,7 +309,7 @@ impl Log for PgLog {
         let head = chain::head(&*conn, game).await?;
         conn.release();
         let Some(head) = head else {
-            return Ok(Err(unknown(game)));
+            return Ok(Err(Rejection::unknown_game(game)));
         };
         let heads = self.inner.heads.subscribe(game, head.last_seq);
         let connections = Arc::clone(&self.inner.connections);
@@ -333,12 +333,6 @@ fn game_info(row: &tokio_postgres::Row) -> Result<GameInfo, Error> {
         created_ms,
         damage: None,
     })
-}
-
-fn unknown(game: &str) -> Rejection {
-    Rejection::UnknownGame {
-        game: game.to_owned(),
-    }
 }
 
 fn raced_too_often(game: &str) -> Error {
