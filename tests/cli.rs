@@ -357,3 +357,33 @@ fn replay_of_many_files_gives_each_files_rulings_in_order() {
         "{stderr}"
     );
 }
+
+/// `serve --store` refuses a connection string it cannot read (exit 2, naming the flag and
+/// saying what one looks like) and a database that does not answer (exit 1), creating nothing.
+#[test]
+fn serve_store_refuses_bad_connection_strings_naming_the_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8 path");
+    let bad = referee(&["serve", "--store", "postgres://a:b:c", "--data", data]);
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--store: not a PostgreSQL connection string"),
+        "{said}"
+    );
+    assert!(
+        said.contains("postgres:// URL or key=value pairs"),
+        "{said}"
+    );
+    // Port 1 on loopback: refused at once, so the 30 s bound is not waited for.
+    let url = "host=127.0.0.1 port=1 user=referee dbname=referee connect_timeout=2";
+    let down = referee(&["serve", "--store", url, "--data", data]);
+    let said = String::from_utf8_lossy(&down.stderr);
+    assert_eq!(down.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("cannot open the log in postgres://127.0.0.1:1/referee"),
+        "{said}"
+    );
+    assert!(!said.contains("password"), "{said}");
+}
