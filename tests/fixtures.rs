@@ -301,7 +301,8 @@ pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event
             adjust: v.get("adjust").is_some(),
         }),
         "move" => Kind::Move(proto::Move {
-            from: s("from").expect("from"),
+            // A renju stone has no `from`: the field stays empty, as proto3 sends it.
+            from: s("from").unwrap_or_default(),
             to: s("to").expect("to"),
             promotion: s("promotion"),
             captures: v

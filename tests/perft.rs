@@ -59,6 +59,7 @@ fn run(variant: Variant, counts: std::ops::RangeInclusive<u64>) {
             Variant::ChessGjq => "chess",
             Variant::Xiangqi => "xiangqi",
             Variant::Draughts => "draughts",
+            Variant::Renju => "renju",
         }
     );
     let text = std::fs::read_to_string(repo_path(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -95,6 +96,11 @@ fn chess_perft_known_answers() {
 #[test]
 fn draughts_perft_known_answers() {
     run(Variant::Draughts, 0..=BUDGET);
+}
+
+#[test]
+fn renju_perft_known_answers() {
+    run(Variant::Renju, 0..=BUDGET);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Property tests: random event sequences (legal and illegal, all three games) appended to the
+//! Property tests: random event sequences (legal and illegal, all four games) appended to the
 //! service through restarts and evictions of its live cache leave the service's cached state
 //! equal to a fresh replay from storage; the JSONL and protobuf decoders refuse garbage
 //! without panicking. `PROPTEST_CASES=100000 cargo test --test tests properties` runs them
@@ -27,6 +27,11 @@ fn square(variant: Variant, n: u8) -> Square {
             &format!("{}{}", char::from(b'a' + n % 9), (n / 9) % 10),
         ),
         Variant::Draughts => Square::parse_number(variant, 1 + u64::from(n % 50)),
+        // Mostly near the centre, where stones meet and shapes form.
+        Variant::Renju => Square::parse_text(
+            variant,
+            &format!("{}{}", char::from(b'd' + n % 8), 4 + (n / 8) % 8),
+        ),
     }
     .expect("in range")
 }
@@ -34,11 +39,9 @@ fn square(variant: Variant, n: u8) -> Square {
 fn event(variant: Variant, (kind, a, b, side): (u8, u8, u8, bool)) -> Event {
     let side = if side { Side::First } else { Side::Second };
     let kind = match kind % 10 {
-        0..=5 => EventKind::Move {
-            from: square(variant, a),
-            to: square(variant, b),
-            promotion: None,
-            captures: None,
+        0..=5 => a_move(variant, a, b),
+        6 if variant == Variant::Renju => EventKind::Claim {
+            claim: referee::event::ClaimKind::Forbidden,
         },
         6 => EventKind::Touch {
             square: square(variant, a),
@@ -60,6 +63,21 @@ fn event(variant: Variant, (kind, a, b, side): (u8, u8, u8, bool)) -> Event {
         side,
         ts_ms: None,
         kind,
+    }
+}
+
+/// A move between the squares `a` and `b` picks, or a renju stone on `b`.
+fn a_move(variant: Variant, a: u8, b: u8) -> EventKind {
+    match variant {
+        Variant::Renju => EventKind::Place {
+            to: square(variant, b),
+        },
+        _ => EventKind::Move {
+            from: square(variant, a),
+            to: square(variant, b),
+            promotion: None,
+            captures: None,
+        },
     }
 }
 
@@ -86,12 +104,7 @@ fn plausible_move(referee: &Referee, (_, a, b, _): (u8, u8, u8, bool)) -> Option
     Some(Event {
         side,
         ts_ms: None,
-        kind: EventKind::Move {
-            from: square(variant, a),
-            to: square(variant, b),
-            promotion: None,
-            captures: None,
-        },
+        kind: a_move(variant, a, b),
     })
 }
 
@@ -113,7 +126,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
 }
 
 /// One game of each variant, while the cache holds only two: every other step evicts one.
-const VARIANTS: [Variant; 3] = [Variant::ChessGjq, Variant::Xiangqi, Variant::Draughts];
+const VARIANTS: [Variant; 4] = Variant::ALL;
 const CACHE: CacheLimits = CacheLimits {
     max_games: 2,
     idle: std::time::Duration::from_secs(3600),
@@ -194,11 +207,11 @@ async fn append(service: &Service<SledLog>, game: usize, events: &[Event], next:
 
 /// Plays `steps` over the three games' `events`, checking the game used after every step
 /// and every game at the end.
-async fn run(steps: Vec<Step>, events: [Vec<Event>; 3]) -> Result<(), TestCaseError> {
+async fn run(steps: Vec<Step>, events: [Vec<Event>; 4]) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut service, mut log) = open(dir.path());
     create_all(&service).await;
-    let mut next = [0usize; 3];
+    let mut next = [0usize; 4];
     for step in steps {
         match step {
             Step::Append { game, count } => {

@@ -92,12 +92,12 @@ pub struct TournamentExport {
     pub warnings: Vec<String>,
 }
 
-/// Points of a win and of a draw, in half points: chess_gjq 7 scores 1/½/0; xiangqi and
-/// draughts (FMJD 12.6) score 2/1/0.
+/// Points of a win and of a draw, in half points: chess_gjq 7 scores 1/½/0; xiangqi,
+/// draughts (FMJD 12.6) and renju (seed 002: 胜一局得2分，和一局得1分) score 2/1/0.
 fn half_points(variant: Variant) -> (u32, u32) {
     match variant {
         Variant::ChessGjq => (2, 1),
-        Variant::Xiangqi | Variant::Draughts => (4, 2),
+        Variant::Xiangqi | Variant::Draughts | Variant::Renju => (4, 2),
     }
 }
 

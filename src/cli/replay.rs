@@ -364,13 +364,20 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
     let mut number = 1u32;
     for (seq, event) in (1..).zip(events) {
         let described = referee.describe(event);
-        match &event.kind {
+        let played = match &event.kind {
             EventKind::Move {
                 from, to, captures, ..
             } => {
                 let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
-                let text =
-                    described.unwrap_or_else(|| format!("{} ?", move_text(*from, *to, capture)));
+                Some(move_text(*from, *to, capture))
+            }
+            EventKind::Place { to } => Some(to.to_string()),
+            _ => None,
+        };
+        match &event.kind {
+            EventKind::Move { .. } | EventKind::Place { .. } => {
+                let written = played.unwrap_or_default();
+                let text = described.unwrap_or_else(|| format!("{written} ?"));
                 let second = event.side == Side::Second;
                 let dots = if second { "..." } else { "." };
                 transcript.score.push(ScoreLine::Move {

@@ -23,6 +23,10 @@ pub fn captures(variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
+/// Why a renju move with a `from` is refused.
+pub const PLACED: &str =
+    "a renju stone is placed, not moved: a renju move has \"to\" and no \"from\"";
+
 /// Reveals exist only where pieces are hidden.
 pub fn reveal(variant: Variant) -> Result<(), String> {
     if variant != Variant::ChessGjq {
@@ -106,6 +110,21 @@ pub fn rules(rules: &RuleOptions, variant: Variant) -> Result<(), String> {
     }
     if rules.procedure.is_some() && variant != Variant::Xiangqi {
         return Err(format!("\"procedure\" is not a rule option of {variant}"));
+    }
+    if rules.forbidden.is_some() && variant != Variant::Renju {
+        return Err(format!("\"forbidden\" is not a rule option of {variant}"));
+    }
+    if variant == Variant::Renju {
+        // Renju has no move count, no repetition, and a stone that breaks the placement
+        // rules (renju 1.2-1.4) always loses.
+        let not_renju = [
+            ("move_limit", rules.move_limit.is_some()),
+            ("repetition_count", rules.repetition_count.is_some()),
+            ("illegal_move", rules.illegal_move.is_some()),
+        ];
+        if let Some((key, _)) = not_renju.iter().find(|(_, set)| *set) {
+            return Err(format!("\"{key}\" is not a rule option of renju"));
+        }
     }
     Ok(())
 }

@@ -99,6 +99,8 @@ pub struct RuleOptions {
     pub rule_set: Option<RuleSet>,
     /// Xiangqi: who carries out a cycle's or the natural limit's verdict (default arbiter).
     pub procedure: Option<Procedure>,
+    /// Renju: what becomes of black's stone on a forbidden point (default claim).
+    pub forbidden: Option<ForbiddenRule>,
 }
 
 named_enum! {
@@ -117,6 +119,18 @@ named_enum! {
     Procedure {
         Arbiter = "arbiter",
         Automatic = "automatic",
+    }
+}
+
+named_enum! {
+    /// Renju: what becomes of black's stone on a forbidden point (renju 4): `claim` as seed
+    /// 002's text has it (white must point it out before placing its next stone, and then
+    /// black loses), `replay` (a true claim voids the stone and black places again), `loss`
+    /// (the stone loses at once).
+    ForbiddenRule {
+        Claim = "claim",
+        Replay = "replay",
+        Loss = "loss",
     }
 }
 

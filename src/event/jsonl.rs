@@ -10,8 +10,8 @@ use crate::quote::quote;
 
 use super::check;
 use super::{
-    ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
-    Period, Procedure, RuleOptions, RuleSet, Side, Square,
+    ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
+    IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 
 /// A parsed log file: the header and the events in log order (event `i` has seq `i + 1`).
@@ -278,6 +278,7 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
         repetition_count: f.uint32("repetition_count")?,
         rule_set: named(f.string("rule_set")?, "rule_set", RuleSet::parse)?,
         procedure: named(f.string("procedure")?, "procedure", Procedure::parse)?,
+        forbidden: named(f.string("forbidden")?, "forbidden", ForbiddenRule::parse)?,
     };
     f.finish()?;
     check::rules(&rules, variant)?;
@@ -437,6 +438,9 @@ fn parse_square(value: &Value, variant: Variant) -> Result<Square, String> {
 }
 
 fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
+    if variant == Variant::Renju {
+        return place_kind(f);
+    }
     let from = square(f, "from", variant)?;
     let to = square(f, "to", variant)?;
     let promotion = f.string("promotion")?;
@@ -460,6 +464,20 @@ fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
         promotion,
         captures,
     })
+}
+
+/// A renju stone: `to` and nothing else of a move (a stone is placed, never moved).
+fn place_kind(f: &mut Fields) -> Result<EventKind, String> {
+    if f.take("from").is_some() {
+        return Err(check::PLACED.into());
+    }
+    let to = square(f, "to", Variant::Renju)?;
+    for key in ["promotion", "captures"] {
+        if f.take(key).is_some() {
+            return Err(format!("\"{key}\" is not a field of a renju move"));
+        }
+    }
+    Ok(EventKind::Place { to })
 }
 
 fn reveal_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
@@ -549,6 +567,7 @@ fn rules_to_value(rules: &RuleOptions) -> Map<String, Value> {
     put("repetition_count", rules.repetition_count.map(Value::from));
     put("rule_set", rules.rule_set.map(|r| r.as_str().into()));
     put("procedure", rules.procedure.map(|p| p.as_str().into()));
+    put("forbidden", rules.forbidden.map(|p| p.as_str().into()));
     m
 }
 
@@ -619,6 +638,9 @@ fn kind_fields(kind: &EventKind, variant: Variant, m: &mut Map<String, Value>) {
                     c.iter().map(|s| square_value(*s)).collect(),
                 );
             }
+        }
+        EventKind::Place { to } => {
+            m.insert("to".into(), square_value(*to));
         }
         EventKind::Reveal {
             square,
@@ -819,6 +841,72 @@ mod tests {
             let event = event_from_json(line, Variant::ChessGjq, None).unwrap();
             assert_eq!(event_to_json(&event, Variant::ChessGjq), line);
         }
+    }
+
+    #[test]
+    fn a_renju_stone_is_placed_on_to_and_has_no_from() {
+        let head = r#"{"type":"game","variant":"renju","id":"g","rules":{"forbidden":"replay"}}"#;
+        let header = header_from_json(head).unwrap();
+        assert_eq!(header.rules.forbidden, Some(ForbiddenRule::Replay));
+        assert_eq!(header_to_json(&header), head);
+        let stone = r#"{"type":"move","side":"black","to":"h8"}"#;
+        let log = parse_log(&format!("{head}\n{stone}")).unwrap();
+        let to = Square::parse_text(Variant::Renju, "h8").unwrap();
+        assert_eq!(log.events[0].kind, EventKind::Place { to });
+        assert_eq!(
+            log.events[0].side,
+            Side::First,
+            "black moves first in renju"
+        );
+        assert_eq!(event_to_json(&log.events[0], Variant::Renju), stone);
+        let refused = [
+            (
+                r#"{"type":"move","side":"black","from":"h7","to":"h8"}"#,
+                "a renju move has \"to\" and no \"from\"",
+            ),
+            (
+                r#"{"type":"move","side":"black","to":"p8"}"#,
+                "square \"p8\" does not exist on the renju board",
+            ),
+            (
+                r#"{"type":"move","side":"white","to":"o16"}"#,
+                "does not exist on the renju board",
+            ),
+            (
+                r#"{"type":"move","side":"black","to":"h8","captures":["h9"]}"#,
+                "\"captures\" is not a field of a renju move",
+            ),
+            (r#"{"type":"move","side":"red","to":"h8"}"#, "red"),
+        ];
+        for (line, want) in refused {
+            let error = error_of(&format!("{head}\n{line}"));
+            assert!(
+                error.contains("line 2") && error.contains(want),
+                "{line}: {error}"
+            );
+        }
+        let options = [
+            (r#"{"forbidden":"later"}"#, "unknown forbidden \"later\""),
+            (
+                r#"{"move_limit":60}"#,
+                "\"move_limit\" is not a rule option of renju",
+            ),
+            (
+                r#"{"illegal_move":"foul"}"#,
+                "\"illegal_move\" is not a rule option of renju",
+            ),
+        ];
+        for (rules, want) in options {
+            let head = format!(r#"{{"type":"game","variant":"renju","id":"g","rules":{rules}}}"#);
+            assert!(
+                error_of(&head).contains(want),
+                "{rules}: {}",
+                error_of(&head)
+            );
+        }
+        let xiangqi =
+            r#"{"type":"game","variant":"xiangqi","id":"g","rules":{"forbidden":"loss"}}"#;
+        assert!(error_of(xiangqi).contains("\"forbidden\" is not a rule option of xiangqi"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod square;
 mod text;
 
 pub use header::{
-    ClockControl, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
+    ClockControl, ForbiddenRule, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
 };
 pub use jsonl::{
     GameLog, LineError, event_from_json, event_to_json, header_from_json, header_to_json,
@@ -129,6 +129,10 @@ pub enum EventKind {
         promotion: Option<char>,
         captures: Option<Vec<Square>>,
     },
+    /// Renju: a stone placed on `to`, written as a `move` with no `from`.
+    Place {
+        to: Square,
+    },
     /// Chess Gjq: the hidden piece on `square` turned out to be `piece` (`Q R B N P`).
     Reveal {
         square: Square,
@@ -162,7 +166,7 @@ impl EventKind {
     pub fn type_name(&self) -> &'static str {
         match self {
             EventKind::Touch { .. } => "touch",
-            EventKind::Move { .. } => "move",
+            EventKind::Move { .. } | EventKind::Place { .. } => "move",
             EventKind::Reveal { .. } => "reveal",
             EventKind::Clock { .. } => "clock",
             EventKind::DrawOffer => "draw_offer",
@@ -212,6 +216,7 @@ named_enum! {
         InsufficientMaterial = "insufficient_material",
         Flag = "flag",
         IllegalMove = "illegal_move",
+        Forbidden = "forbidden",
     }
 }
 

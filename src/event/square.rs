@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::games::{Variant, chess_gjq, draughts, xiangqi};
+use crate::games::{Variant, chess_gjq, draughts, renju, xiangqi};
 
 /// A square that exists on the board of the event's game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -10,14 +10,17 @@ pub enum Square {
     ChessGjq(chess_gjq::Square),
     Xiangqi(xiangqi::Square),
     Draughts(draughts::Square),
+    Renju(renju::Point),
 }
 
 impl Square {
-    /// Parses a square written as text (`e2`, `h9`); draughts squares are numbers instead.
+    /// Parses a square written as text (`e2`, `h9`, renju `o15`); draughts squares are
+    /// numbers instead.
     pub fn parse_text(variant: Variant, text: &str) -> Option<Square> {
         match variant {
             Variant::ChessGjq => chess_gjq::Square::parse(text).map(Square::ChessGjq),
             Variant::Xiangqi => xiangqi::Square::parse(text).map(Square::Xiangqi),
+            Variant::Renju => renju::Point::parse(text).map(Square::Renju),
             Variant::Draughts => None,
         }
     }
@@ -26,7 +29,7 @@ impl Square {
     pub fn parse_number(variant: Variant, number: u64) -> Option<Square> {
         match variant {
             Variant::Draughts => draughts::Square::new(number).map(Square::Draughts),
-            Variant::ChessGjq | Variant::Xiangqi => None,
+            Variant::ChessGjq | Variant::Xiangqi | Variant::Renju => None,
         }
     }
 
@@ -50,6 +53,13 @@ impl Square {
             _ => None,
         }
     }
+
+    pub fn renju(self) -> Option<renju::Point> {
+        match self {
+            Square::Renju(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Square {
@@ -58,6 +68,7 @@ impl fmt::Display for Square {
             Square::ChessGjq(s) => s.fmt(f),
             Square::Xiangqi(s) => s.fmt(f),
             Square::Draughts(s) => s.fmt(f),
+            Square::Renju(p) => p.fmt(f),
         }
     }
 }

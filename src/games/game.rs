@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::{Variant, chess_gjq, draughts, xiangqi};
+use super::{Variant, chess_gjq, draughts, renju, xiangqi};
 
 /// The player who moves first (red in xiangqi, white in chess and draughts) or second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,12 +200,72 @@ impl Game for draughts::Position {
     }
 }
 
+impl Game for renju::Board {
+    type Move = renju::Point;
+    const VARIANT: Variant = Variant::Renju;
+
+    fn startpos() -> Self {
+        renju::Board::new()
+    }
+    fn parse_fen(fen: &str) -> Result<Self, String> {
+        renju::Board::from_fen(fen).map_err(|e| e.to_string())
+    }
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+    fn to_move(&self) -> Player {
+        player(renju::Board::to_move(self) == renju::Stone::Black)
+    }
+    /// Every empty point, black's forbidden points included (what a forbidden stone costs
+    /// is the referee's rule-set option); none once the game is over.
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        renju::Point::all()
+            .filter(|&p| self.stone(p).is_none())
+            .collect()
+    }
+    fn play_move(&mut self, mv: &Self::Move) {
+        // The caller checked the point is empty (the trait's contract).
+        let _ = self.play(*mv);
+    }
+    /// A five wins (renju 2.1; white's overline counts, 2.2); a full board without one is a
+    /// draw (5.1).
+    fn outcome(&self) -> Option<Outcome> {
+        match self.any_five() {
+            Some((stone, _)) => Some(Outcome::Decisive {
+                winner: player(stone == renju::Stone::Black),
+            }),
+            None => self.is_full().then_some(Outcome::Draw),
+        }
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&p| {
+                let mut next = self.clone();
+                next.play_move(&p);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
 /// A position of any game: the one place that dispatches over the variants.
 #[derive(Clone, Debug)]
 pub enum AnyPosition {
     ChessGjq(chess_gjq::Position),
     Xiangqi(xiangqi::Position),
     Draughts(draughts::Position),
+    Renju(renju::Board),
 }
 
 /// Runs `$body` with `$pos` bound to the inner position, whatever the variant.
@@ -215,6 +275,7 @@ macro_rules! each {
             AnyPosition::ChessGjq($pos) => $body,
             AnyPosition::Xiangqi($pos) => $body,
             AnyPosition::Draughts($pos) => $body,
+            AnyPosition::Renju($pos) => $body,
         }
     };
 }
@@ -226,6 +287,7 @@ impl AnyPosition {
             Variant::ChessGjq => AnyPosition::ChessGjq(Game::start(fen)?),
             Variant::Xiangqi => AnyPosition::Xiangqi(Game::start(fen)?),
             Variant::Draughts => AnyPosition::Draughts(Game::start(fen)?),
+            Variant::Renju => AnyPosition::Renju(Game::start(fen)?),
         })
     }
 
@@ -234,6 +296,7 @@ impl AnyPosition {
             AnyPosition::ChessGjq(_) => Variant::ChessGjq,
             AnyPosition::Xiangqi(_) => Variant::Xiangqi,
             AnyPosition::Draughts(_) => Variant::Draughts,
+            AnyPosition::Renju(_) => Variant::Renju,
         }
     }
 
@@ -242,7 +305,7 @@ impl AnyPosition {
     }
 
     pub fn to_move(&self) -> Player {
-        each!(self, p => p.to_move())
+        each!(self, p => Game::to_move(p))
     }
 
     /// The legal moves, each in its game's own notation (ICCS, UCI-like, PDN squares).
@@ -283,10 +346,7 @@ mod tests {
                 .legal_move_texts()
                 .len()
         };
-        assert_eq!(
-            [Variant::ChessGjq, Variant::Xiangqi, Variant::Draughts].map(count),
-            [20, 44, 9]
-        );
+        assert_eq!(Variant::ALL.map(count), [20, 44, 9, 225]);
     }
 
     #[test]
@@ -324,6 +384,30 @@ mod tests {
         );
         // Draughts: black has no piece left and loses.
         assert_eq!(out(Variant::Draughts, "B:W31:B"), won);
+        // Renju: black's five h8-l8 wins; white's six on row 1 wins too; a full board without
+        // a five is drawn.
+        assert_eq!(
+            out(
+                Variant::Renju,
+                "15/15/15/15/15/15/15/7xxxxx3/15/15/15/15/15/15/oooo11 w"
+            ),
+            won
+        );
+        let white_six = "15/15/15/15/15/15/15/15/15/15/15/15/15/x1x1x1x1x1x4/oooooo9 b";
+        assert_eq!(
+            out(Variant::Renju, white_six),
+            Some(Outcome::Decisive {
+                winner: Player::Second
+            })
+        );
+        let full: Vec<&str> = (0..15)
+            .map(|r| match r % 4 {
+                0 | 1 => "xxoxxoxxoxxoxxo",
+                _ => "ooxooxooxooxoox",
+            })
+            .collect();
+        let full = format!("{} w", full.join("/"));
+        assert_eq!(out(Variant::Renju, &full), Some(Outcome::Draw));
         // King against king is a dead position in chess (6.1).
         assert_eq!(
             out(Variant::ChessGjq, "k7/8/8/8/8/8/8/7K w - - 0 1"),

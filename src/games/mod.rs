@@ -21,10 +21,16 @@ pub enum Variant {
     ChessGjq,
     Xiangqi,
     Draughts,
+    Renju,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::ChessGjq, Variant::Xiangqi, Variant::Draughts];
+    pub const ALL: [Variant; 4] = [
+        Variant::ChessGjq,
+        Variant::Xiangqi,
+        Variant::Draughts,
+        Variant::Renju,
+    ];
 
     /// The name used in logs and on the command line.
     pub fn name(self) -> &'static str {
@@ -32,6 +38,7 @@ impl Variant {
             Variant::ChessGjq => "chess_gjq",
             Variant::Xiangqi => "xiangqi",
             Variant::Draughts => "draughts",
+            Variant::Renju => "renju",
         }
     }
 
@@ -39,11 +46,13 @@ impl Variant {
         Variant::ALL.into_iter().find(|v| v.name() == name)
     }
 
-    /// How the first and second player are called in this game's logs.
+    /// How the first and second player are called in this game's logs (in renju black
+    /// moves first).
     pub fn side_names(self) -> [&'static str; 2] {
         match self {
             Variant::Xiangqi => ["red", "black"],
             Variant::ChessGjq | Variant::Draughts => ["white", "black"],
+            Variant::Renju => ["black", "white"],
         }
     }
 }
@@ -58,7 +67,9 @@ impl fmt::Display for Variant {
 ///
 /// Chess Gjq counts a hidden piece that moves as revealing its start square's piece, so from
 /// positions without hidden pieces it equals ordinary chess perft; draughts counts captures
-/// that differ only in route once.
+/// that differ only in route once; renju counts every empty point as a placement (black's
+/// forbidden points included: what a forbidden stone costs is the referee's rule-set option)
+/// and ends a line at a five or a full board.
 pub fn perft(variant: Variant, fen: Option<&str>, depth: u32) -> Result<u64, BadFen> {
     Ok(AnyPosition::start(variant, fen)?.perft(depth))
 }

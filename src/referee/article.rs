@@ -14,6 +14,9 @@ pub enum Article {
     Xiangqi(&'static str),
     /// An article of the FMJD rules of international draughts.
     Draughts(&'static str),
+    /// An article of the renju digest (docs/rules/renju.md, from seed 002's gomoku texts);
+    /// `Renju("3.1, 4.1")` cites a shape and the procedure that applies it.
+    Renju(&'static str),
     /// A chess_gjq article beside the FIDE law chess_gjq follows where its own book is
     /// silent: `chess_gjq 5.3, FIDE 6.9`.
     ChessGjqFide {
@@ -36,6 +39,7 @@ impl fmt::Display for Article {
             Article::ChessGjq(n) => write!(f, "chess_gjq {n}"),
             Article::Xiangqi(n) => write!(f, "xiangqi {n}"),
             Article::Draughts(n) => write!(f, "draughts {n}"),
+            Article::Renju(n) => write!(f, "renju {n}"),
             Article::ChessGjqFide { gjq, fide } => write!(f, "chess_gjq {gjq}, FIDE {fide}"),
             Article::LogFormat(n) => write!(f, "log format: {n}"),
             Article::Arbiter(variant) => write!(f, "{variant} arbiter"),
@@ -54,6 +58,7 @@ mod tests {
             (Article::Xiangqi("26.4"), "xiangqi 26.4"),
             (Article::ChessGjq("5.7"), "chess_gjq 5.7"),
             (Article::Draughts("12.4"), "draughts 12.4"),
+            (Article::Renju("3.1, 4.1"), "renju 3.1, 4.1"),
             (
                 Article::ChessGjqFide {
                     gjq: "5.3",

@@ -11,6 +11,7 @@ mod draughts;
 mod fouls;
 mod move_text;
 mod offers;
+mod renju;
 mod ruling;
 mod table;
 mod time_draws;
@@ -198,6 +199,10 @@ impl Referee {
                         self.offers.moved(event.side);
                         self.clock.moved(event.side);
                         out.extend(self.touch_move(seq, event.side, *from, *to));
+                    }
+                    EventKind::Place { .. } => {
+                        self.offers.moved(event.side);
+                        self.clock.moved(event.side);
                     }
                     EventKind::Touch {
                         square,

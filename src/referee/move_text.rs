@@ -5,11 +5,12 @@ use crate::event::Square;
 
 /// xiangqi in ICCS as UCCI engines write it (`b0d1`, the form of the cycle and chase texts),
 /// chess_gjq as 9.3 writes it (`e2-e4`), draughts as article 10 does (`32-28`, `28x19` when
-/// `capture`).
+/// `capture`); a renju stone by its point alone (`h8`).
 pub fn move_text(from: Square, to: Square, capture: bool) -> String {
     match from {
         Square::Xiangqi(_) => format!("{from}{to}"),
         Square::ChessGjq(_) => format!("{from}-{to}"),
+        Square::Renju(_) => to.to_string(),
         Square::Draughts(_) => {
             let sep = if capture { 'x' } else { '-' };
             format!("{from}{sep}{to}")

@@ -69,6 +69,11 @@ named_enum! {
         // A chess_gjq shuffle opening that does not match its commitment, or a reveal that
         // contradicts the opened set-up (chess_gjq 3.1.4).
         ShuffleMismatch = "shuffle_mismatch",
+        // Renju: five in a row (2.1-2.3), black's stone on a forbidden point (3, 4), the
+        // full board (5.1).
+        Five = "five",
+        Forbidden = "forbidden",
+        FullBoard = "full_board",
     }
 }
 

@@ -10,6 +10,7 @@ use super::article::Article;
 use super::chess_gjq::ChessGjqTable;
 use super::draughts::DraughtsTable;
 use super::offers::OfferRule;
+use super::renju::RenjuTable;
 use super::touch::{TouchRule, View};
 use super::xiangqi::XiangqiTable;
 use super::{Ruling, SetupError};
@@ -77,6 +78,7 @@ pub enum Table {
     ChessGjq(ChessGjqTable),
     Xiangqi(XiangqiTable),
     Draughts(DraughtsTable),
+    Renju(RenjuTable),
 }
 
 impl Table {
@@ -86,6 +88,7 @@ impl Table {
             Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
             Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
             Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
+            Variant::Renju => Table::Renju(RenjuTable::new(header)?),
         })
     }
 
@@ -93,7 +96,7 @@ impl Table {
     pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
         match self {
             Table::Draughts(t) => Some(t.record()),
-            Table::ChessGjq(_) | Table::Xiangqi(_) => None,
+            Table::ChessGjq(_) | Table::Xiangqi(_) | Table::Renju(_) => None,
         }
     }
 }
@@ -105,6 +108,7 @@ macro_rules! forward {
             Table::ChessGjq($t) => $call,
             Table::Xiangqi($t) => $call,
             Table::Draughts($t) => $call,
+            Table::Renju($t) => $call,
         }
     };
 }

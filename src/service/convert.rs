@@ -3,8 +3,8 @@
 
 use crate::event::check;
 use crate::event::{
-    ClaimKind, ClockControl, Decision, Event, EventKind, GameResult, Header, IllegalMovePolicy,
-    Period, Procedure, RuleOptions, RuleSet, Side, Square,
+    ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
+    IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 use crate::games::Variant;
 use crate::quote::quote;
@@ -58,6 +58,7 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
     )?;
     let rule_set = named_option(r.rule_set, "rule_set", "rule set", RuleSet::parse)?;
     let procedure = named_option(r.procedure, "procedure", "procedure", Procedure::parse)?;
+    let forbidden = named_option(r.forbidden, "forbidden", "procedure", ForbiddenRule::parse)?;
     Ok(RuleOptions {
         move_limit: r.move_limit,
         foul_limit: r.foul_limit,
@@ -65,6 +66,7 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
         repetition_count: r.repetition_count,
         rule_set,
         procedure,
+        forbidden,
     })
 }
 
@@ -118,6 +120,7 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
             repetition_count: r.repetition_count,
             rule_set: r.rule_set.map(|s| s.as_str().into()),
             procedure: r.procedure.map(|p| p.as_str().into()),
+            forbidden: r.forbidden.map(|p| p.as_str().into()),
         }),
         clock: h.clock.as_ref().map(|c| proto::ClockControl {
             initial_ms: c.initial_ms,
@@ -218,6 +221,20 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
 
 fn move_from_proto(m: proto::Move, variant: Variant, path: &str) -> Result<EventKind> {
     let sq = |text: &str, field: &str| square(text, variant, &format!("{path}.{field}"));
+    if variant == Variant::Renju {
+        if !m.from.is_empty() {
+            return Err(Error::invalid(format!("{path}.move.from"), check::PLACED));
+        }
+        if m.promotion.is_some() || !m.captures.is_empty() {
+            return Err(Error::invalid(
+                format!("{path}.move"),
+                "a renju move has only \"to\"",
+            ));
+        }
+        return Ok(EventKind::Place {
+            to: sq(&m.to, "move.to")?,
+        });
+    }
     let captures = if m.captures.is_empty() {
         None
     } else {
@@ -270,7 +287,7 @@ fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
             .parse::<u64>()
             .ok()
             .and_then(|n| Square::parse_number(variant, n)),
-        Variant::ChessGjq | Variant::Xiangqi => Square::parse_text(variant, text),
+        Variant::ChessGjq | Variant::Xiangqi | Variant::Renju => Square::parse_text(variant, text),
     };
     parsed.ok_or_else(|| {
         Error::invalid(
@@ -290,6 +307,12 @@ pub fn event_to_proto(e: &Event, variant: Variant) -> proto::Event {
         EventKind::Touch { square, adjust } => Kind::Touch(proto::Touch {
             square: sq(square),
             adjust: *adjust,
+        }),
+        EventKind::Place { to } => Kind::Move(proto::Move {
+            from: String::new(),
+            to: sq(to),
+            promotion: None,
+            captures: Vec::new(),
         }),
         EventKind::Move {
             from,

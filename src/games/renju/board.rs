@@ -20,7 +20,7 @@ impl Stone {
     }
 
     /// The letter the board text uses: `x` black, `o` white.
-    fn letter(self) -> char {
+    pub(super) fn letter(self) -> char {
         match self {
             Stone::Black => 'x',
             Stone::White => 'o',
@@ -112,10 +112,20 @@ impl Board {
         next
     }
 
-    /// Sets a point regardless of turns, for tests that draw shapes.
-    #[cfg(test)]
+    /// Sets a point regardless of turns: tests that draw shapes, and a FEN being read.
     pub(super) fn put(&mut self, point: Point, stone: Option<Stone>) {
         self.cells[point.index()] = stone;
+    }
+
+    /// Gives the turn to `stone` regardless of the counts (a FEN says whose turn it is).
+    pub(super) fn set_to_move(&mut self, stone: Stone) {
+        self.to_move = stone;
+    }
+
+    /// The stone that made a five, and the five's points, if the board holds one: exactly
+    /// five black stones in a row, or five or more white ones.
+    pub fn any_five(&self) -> Option<(Stone, Vec<Point>)> {
+        Point::all().find_map(|p| Some((self.stone(p)?, self.five(p)?)))
     }
 
     /// The five in a row through the stone on `point`, if it makes one: exactly five for

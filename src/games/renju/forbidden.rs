@@ -193,14 +193,27 @@ impl fmt::Display for Line {
 }
 
 impl fmt::Display for Three {
+    /// `three f8 g8 h8 (horizontal), live: a straight four at e8 or i8`, or `..., not live:
+    /// k8 would be a double-four`: the recursive definition's reasons.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let live = if self.is_live() { "live" } else { "not live" };
-        write!(f, "three {} {live}:", self.line)?;
-        for (point, foul) in &self.four_points {
-            match foul {
-                None => write!(f, " straight four at {point}")?,
-                Some(kind) => write!(f, " {point} would be a {kind}")?,
-            }
+        let playable: Vec<String> = self
+            .four_points
+            .iter()
+            .filter(|(_, foul)| foul.is_none())
+            .map(|(p, _)| p.to_string())
+            .collect();
+        let blocked: Vec<String> = self
+            .four_points
+            .iter()
+            .filter_map(|(p, foul)| foul.map(|kind| format!("{p} would be a {kind}")))
+            .collect();
+        write!(f, "three {}", self.line)?;
+        if playable.is_empty() {
+            return write!(f, ", not live: {}", blocked.join(", "));
+        }
+        write!(f, ", live: a straight four at {}", playable.join(" or "))?;
+        if !blocked.is_empty() {
+            write!(f, " (not at {})", blocked.join(", "))?;
         }
         Ok(())
     }
@@ -326,7 +339,9 @@ mod tests {
         assert!(threes.iter().all(Three::is_live));
         let text = foul(&board, p("h8")).unwrap().to_string();
         assert!(
-            text.starts_with("double-three: three g8 h8 i8 (horizontal) live:"),
+            text.starts_with(
+                "double-three: three g8 h8 i8 (horizontal), live: a straight four at f8 or j8"
+            ),
             "{text}"
         );
     }

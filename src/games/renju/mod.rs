@@ -11,6 +11,7 @@
 //! ```
 
 mod board;
+mod fen;
 mod forbidden;
 #[cfg(test)]
 mod known_answers;
@@ -18,6 +19,7 @@ mod line;
 mod point;
 
 pub use board::{BadBoard, Board, Stone};
+pub use fen::FenError;
 pub use forbidden::{
     Foul, FoulKind, Line, Three, forbidden_points, foul, foul_kind, fours, threes,
 };

@@ -169,13 +169,52 @@ function drawDraughts(fen, opts = {}) {
   return parts.join("");
 }
 
+// ---- Renju: 15x15 points a1..o15 (black's side, row 1, at the bottom), h8 the centre. ----
+
+function renjuBoard(fen) {
+  // Empty runs reach 15, two digits: spelt out as ones for fenBoard, which reads one digit.
+  const rows = fen.split(" ")[0].replace(/\d+/g, (n) => "1".repeat(Number(n)));
+  return fenBoard(rows, "abcdefghijklmno", 15);
+}
+
+function drawRenju(fen, opts = {}) {
+  const cell = 26, pad = opts.small ? 14 : 28;
+  const size = cell * 14 + pad * 2;
+  const x = (f) => pad + f * cell, y = (r) => pad + (15 - r) * cell;
+  const files = "abcdefghijklmno";
+  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board renju"><rect width="${size}" height="${size}" fill="#e3b86b"/>`];
+  for (let i = 0; i < 15; i++) {
+    parts.push(`<line x1="${x(0)}" y1="${y(i + 1)}" x2="${x(14)}" y2="${y(i + 1)}" stroke="#4a3212" stroke-width="1"/>`);
+    parts.push(`<line x1="${x(i)}" y1="${y(1)}" x2="${x(i)}" y2="${y(15)}" stroke="#4a3212" stroke-width="1"/>`);
+  }
+  for (const [f, r] of [[7, 8], [3, 4], [11, 4], [3, 12], [11, 12]]) {
+    parts.push(`<circle cx="${x(f)}" cy="${y(r)}" r="3.5" fill="#4a3212"/>`);
+  }
+  if (!opts.small) {
+    for (let f = 0; f < 15; f++) parts.push(`<text class="coord" x="${x(f)}" y="${size - 8}" text-anchor="middle">${files[f]}</text>`);
+    for (let r = 1; r <= 15; r++) parts.push(`<text class="coord" x="11" y="${y(r) + 4}" text-anchor="middle">${r}</text>`);
+  }
+  for (const [sq, ch] of Object.entries(renjuBoard(fen))) {
+    const f = files.indexOf(sq[0]), r = Number(sq.slice(1));
+    const black = ch === "x";
+    parts.push(`<circle class="piece" data-square="${sq}" cx="${x(f)}" cy="${y(r)}" r="11.5" fill="${black ? "#111" : "#fafafa"}" stroke="#333" stroke-width="1.2"/>`);
+  }
+  for (const sq of opts.marks || []) {
+    const f = files.indexOf(sq[0]), r = Number(sq.slice(1));
+    if (f >= 0 && r >= 1) parts.push(`<circle cx="${x(f)}" cy="${y(r)}" r="4" fill="#d9261c" class="mark"/>`);
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}
+
 function drawBoard(variant, fen, opts) {
   switch (variant) {
     case "xiangqi": return drawXiangqi(fen, opts);
     case "chess_gjq": return drawChess(fen, opts);
     case "draughts": return drawDraughts(fen, opts);
+    case "renju": return drawRenju(fen, opts);
     default: return `<div class="unknown">no board drawing for ${esc(variant)}</div>`;
   }
 }
 
-if (typeof module !== "undefined") module.exports = { drawBoard, xiangqiBoard, chessBoard, draughtsBoard, draughtsPoint };
+if (typeof module !== "undefined") module.exports = { drawBoard, xiangqiBoard, chessBoard, draughtsBoard, draughtsPoint, renjuBoard };
