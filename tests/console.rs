@@ -235,13 +235,14 @@ fn console_in_a_real_browser() {
         create_game(&mut c, "xiangqi", "hall-xq").await;
         create_game(&mut c, "chess_gjq", "hall-gjq").await;
         create_game(&mut c, "draughts", "hall-dr").await;
+        create_game(&mut c, "renju", "hall-rj").await;
         c
     });
     let first = Browser::start(&chromium, &driver);
     first.open(&format!("http://{console}/#/hall/hall-"));
     first.wait_for(
-        "three boards in the hall",
-        "return document.querySelectorAll('#hall-grid .card').length === 3",
+        "four boards in the hall",
+        "return document.querySelectorAll('#hall-grid .card').length === 4",
         Duration::from_secs(10),
     );
     let card = |id: &str, what: &str| {
@@ -287,6 +288,31 @@ fn console_in_a_real_browser() {
                 0,
                 vec![movement("white", "32", "28")],
             ));
+        },
+    );
+    // Renju: black's f8 makes two live threes (f8 g8 h8, f8 g9 h10); the card shows the
+    // forbidden stone at once, for white to claim.
+    timed(
+        "the renju forbidden stone's alert",
+        card(
+            "hall-rj",
+            "c.classList.contains('alert-forbidden') && c.querySelectorAll('.piece').length === 9 \
+             && c.querySelector('.clock').dataset.side === 'black'",
+        ),
+        &mut || {
+            let stones = [
+                ("black", "h8"),
+                ("white", "a15"),
+                ("black", "g8"),
+                ("white", "c15"),
+                ("black", "g9"),
+                ("white", "e15"),
+                ("black", "h10"),
+                ("white", "o1"),
+                ("black", "f8"),
+            ];
+            let events = stones.iter().map(|(s, to)| movement(s, "", to)).collect();
+            rt.block_on(append(&mut c, "hall-rj", 0, events));
         },
     );
     // Black's horse b9 cannot reach b5: an illegal move, and the board turns red.
@@ -359,6 +385,7 @@ fn console_in_a_real_browser() {
     for (id, name) in [
         ("hall-gjq", "board-chess_gjq.png"),
         ("hall-dr", "board-draughts.png"),
+        ("hall-rj", "board-renju.png"),
     ] {
         first.open(&format!("http://{console}/#/game/{id}"));
         first.wait_for(

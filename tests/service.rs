@@ -119,6 +119,7 @@ on_both_logs!(
     malformed_protobuf_is_invalid_argument,
     a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument,
     tags_are_kept_with_the_header_and_checked,
+    a_renju_game_streams_through_play_and_a_claimed_double_three_loses,
 );
 
 async fn bad_requests_get_the_right_status_and_change_nothing<L: Log>(server: TestServer<L>) {
@@ -1127,4 +1128,116 @@ async fn list_games_lists_every_game_when_one_cannot_be_read() {
     assert_eq!(served.into_inner().seq, 0);
     let _ = stop.send(());
     server.await.expect("join").expect("serve");
+}
+
+fn stone(side: &str, to: &str) -> proto::Event {
+    mv(side, "", to)
+}
+
+/// Issue 19's "done when": a renju game streams through `Play`, a board's stone with a
+/// `from` is refused naming the field, and black's double-three claimed by white in time is
+/// ruled a loss with the shape named.
+async fn a_renju_game_streams_through_play_and_a_claimed_double_three_loses<L: Log>(
+    server: TestServer<L>,
+) {
+    let mut c = server.client().await;
+    let header = proto::GameHeader {
+        variant: "renju".into(),
+        id: "r".into(),
+        ..Default::default()
+    };
+    c.create_game(proto::CreateGameRequest {
+        header: Some(header),
+    })
+    .await
+    .expect("create");
+    let stones = [
+        ("black", "h8"),
+        ("white", "a15"),
+        ("black", "g8"),
+        ("white", "c15"),
+        ("black", "g9"),
+        ("white", "e15"),
+        ("black", "h10"),
+        ("white", "o1"),
+        // f8 makes f8 g8 h8 and f8 g9 h10, both live: a double-three.
+        ("black", "f8"),
+    ];
+    let mut messages: Vec<proto::PlayRequest> = stones
+        .iter()
+        .zip(1u64..)
+        .map(|(&(side, to), seq)| proto::PlayRequest {
+            game: if seq == 1 { "r".into() } else { String::new() },
+            expected_seq: seq,
+            events: vec![new(&format!("e{seq}"), stone(side, to))],
+        })
+        .collect();
+    let moved = proto::PlayRequest {
+        game: String::new(),
+        expected_seq: 10,
+        events: vec![new("bad", mv("white", "a15", "b15"))],
+    };
+    let claim = proto::Event {
+        side: "white".into(),
+        ts_ms: None,
+        kind: Some(Kind::Claim(proto::Claim {
+            claim: "forbidden".into(),
+        })),
+    };
+    messages.push(moved);
+    messages.push(proto::PlayRequest {
+        game: String::new(),
+        expected_seq: 10,
+        events: vec![new("e10", claim)],
+    });
+    let mut replies = c
+        .play(tokio_stream::iter(messages))
+        .await
+        .expect("play")
+        .into_inner();
+    let mut outcomes = Vec::new();
+    while let Some(reply) = replies.next().await {
+        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
+    }
+    use proto::play_response::Outcome;
+    assert_eq!(outcomes.len(), 11);
+    for (outcome, seq) in outcomes[..9].iter().zip(1u64..) {
+        assert!(
+            matches!(outcome, Outcome::Ack(a) if a.seqs == vec![seq]),
+            "{outcome:?}"
+        );
+    }
+    assert!(
+        matches!(&outcomes[9], Outcome::Refusal(r) if r.code == "INVALID_ARGUMENT"
+            && r.message.contains("move.from")
+            && r.message.contains("no \"from\"")),
+        "{:?}",
+        outcomes[9]
+    );
+    assert!(matches!(&outcomes[10], Outcome::Ack(a) if a.seqs == vec![10]));
+    let state = c
+        .get_game(proto::GetGameRequest { game: "r".into() })
+        .await
+        .expect("get")
+        .into_inner();
+    assert_eq!(state.seq, 10, "the refused stone left nothing behind");
+    assert_eq!(state.result.as_deref(), Some("0-1"));
+    let kinds: Vec<(u64, &str, &str)> = state
+        .rulings
+        .iter()
+        .map(|r| (r.at, r.kind.as_str(), r.effect.as_str()))
+        .collect();
+    assert_eq!(kinds, [(9, "forbidden", "none"), (10, "forbidden", "loss")]);
+    let ruled = &state.rulings[1];
+    assert_eq!(ruled.rule, "renju 3.1, 4.1");
+    for words in [
+        "double-three",
+        "three f8 g8 h8",
+        "three f8 g9 h10",
+        "straight four at e8 or i8",
+    ] {
+        assert!(ruled.text.contains(words), "{words}: {}", ruled.text);
+    }
+    assert_eq!(ruled.evidence, [1, 3, 5, 7, 9, 10]);
+    server.stop().await;
 }

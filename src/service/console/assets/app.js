@@ -103,6 +103,8 @@ function alertOf(ruling) {
   // An illegal move keeps its colour even when it ends the game (the result is shown too).
   if (ruling.kind === "illegal_move") return "illegal";
   if (ruling.result) return "ended";
+  // Renju: black's stone stands on a forbidden point and white may still claim it.
+  if (ruling.kind === "forbidden" && ruling.effect === "none") return "forbidden";
   switch (ruling.effect) {
     case "must_vary": return "vary";
     case "draw_claimable": return "claimable";
@@ -116,8 +118,13 @@ function alertOf(ruling) {
 
 // ---- hall ----
 
+// The first and second player as the log names them (renju: black moves first).
 function sideNames(variant) {
-  return variant === "xiangqi" ? ["red", "black"] : ["white", "black"];
+  switch (variant) {
+    case "xiangqi": return ["red", "black"];
+    case "renju": return ["black", "white"];
+    default: return ["white", "black"];
+  }
 }
 
 function hallCard(board) {
