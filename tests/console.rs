@@ -300,18 +300,8 @@ fn console_in_a_real_browser() {
              && c.querySelector('.clock').dataset.side === 'black'",
         ),
         &mut || {
-            let stones = [
-                ("black", "h8"),
-                ("white", "a15"),
-                ("black", "g8"),
-                ("white", "c15"),
-                ("black", "g9"),
-                ("white", "e15"),
-                ("black", "h10"),
-                ("white", "o1"),
-                ("black", "f8"),
-            ];
-            let events = stones.iter().map(|(s, to)| movement(s, "", to)).collect();
+            let stones = crate::common::RENJU_DOUBLE_THREE.iter();
+            let events = stones.map(|(s, to)| movement(s, "", to)).collect();
             rt.block_on(append(&mut c, "hall-rj", 0, events));
         },
     );

@@ -67,6 +67,23 @@ async fn setup<L: Log>(server: TestServer<L>, game: &str) -> TestServer<L> {
     server
 }
 
+/// Streams `messages` to `Play` and collects every outcome until the server ends the stream.
+async fn play_all(
+    c: &mut proto::referee_client::RefereeClient<tonic::transport::Channel>,
+    messages: Vec<proto::PlayRequest>,
+) -> Vec<proto::play_response::Outcome> {
+    let mut replies = c
+        .play(tokio_stream::iter(messages))
+        .await
+        .expect("play")
+        .into_inner();
+    let mut outcomes = Vec::new();
+    while let Some(reply) = replies.next().await {
+        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
+    }
+    outcomes
+}
+
 /// (last seq, head hash) of a game, to show a refused request changed nothing.
 async fn snapshot<L: Log>(server: &TestServer<L>, game: &str) -> (u64, [u8; 32]) {
     let info = server
@@ -315,15 +332,7 @@ async fn a_board_stream_acks_each_message_and_survives_a_refusal<L: Log>(server:
             events: vec![new("2", mv("black", "h9", "g7"))],
         },
     ];
-    let mut replies = c
-        .play(tokio_stream::iter(messages))
-        .await
-        .expect("play")
-        .into_inner();
-    let mut outcomes = Vec::new();
-    while let Some(reply) = replies.next().await {
-        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
-    }
+    let outcomes = play_all(&mut c, messages).await;
     use proto::play_response::Outcome;
     assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
     assert!(
@@ -355,15 +364,7 @@ async fn a_play_stream_refuses_a_message_naming_another_game<L: Log>(server: Tes
         play("b", 1, "b1", mv("red", "b2", "e2")),
         play("a", 2, "2", mv("black", "h9", "g7")),
     ];
-    let mut replies = c
-        .play(tokio_stream::iter(messages))
-        .await
-        .expect("play")
-        .into_inner();
-    let mut outcomes = Vec::new();
-    while let Some(reply) = replies.next().await {
-        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
-    }
+    let outcomes = play_all(&mut c, messages).await;
     use proto::play_response::Outcome;
     assert!(matches!(&outcomes[0], Outcome::Ack(a) if a.seqs == vec![1]));
     match &outcomes[1] {
@@ -1151,19 +1152,7 @@ async fn a_renju_game_streams_through_play_and_a_claimed_double_three_loses<L: L
     })
     .await
     .expect("create");
-    let stones = [
-        ("black", "h8"),
-        ("white", "a15"),
-        ("black", "g8"),
-        ("white", "c15"),
-        ("black", "g9"),
-        ("white", "e15"),
-        ("black", "h10"),
-        ("white", "o1"),
-        // f8 makes f8 g8 h8 and f8 g9 h10, both live: a double-three.
-        ("black", "f8"),
-    ];
-    let mut messages: Vec<proto::PlayRequest> = stones
+    let mut messages: Vec<proto::PlayRequest> = crate::common::RENJU_DOUBLE_THREE
         .iter()
         .zip(1u64..)
         .map(|(&(side, to), seq)| proto::PlayRequest {
@@ -1190,15 +1179,7 @@ async fn a_renju_game_streams_through_play_and_a_claimed_double_three_loses<L: L
         expected_seq: 10,
         events: vec![new("e10", claim)],
     });
-    let mut replies = c
-        .play(tokio_stream::iter(messages))
-        .await
-        .expect("play")
-        .into_inner();
-    let mut outcomes = Vec::new();
-    while let Some(reply) = replies.next().await {
-        outcomes.push(reply.expect("reply").outcome.expect("outcome"));
-    }
+    let outcomes = play_all(&mut c, messages).await;
     use proto::play_response::Outcome;
     assert_eq!(outcomes.len(), 11);
     for (outcome, seq) in outcomes[..9].iter().zip(1u64..) {

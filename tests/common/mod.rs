@@ -102,6 +102,20 @@ impl<L: Log> TestServer<L> {
     }
 }
 
+/// A renju game's stones (side, point) up to black's double-three: f8 makes f8 g8 h8 and
+/// f8 g9 h10, both live threes.
+pub const RENJU_DOUBLE_THREE: [(&str, &str); 9] = [
+    ("black", "h8"),
+    ("white", "a15"),
+    ("black", "g8"),
+    ("white", "c15"),
+    ("black", "g9"),
+    ("white", "e15"),
+    ("black", "h10"),
+    ("white", "o1"),
+    ("black", "f8"),
+];
+
 /// The repository root, for reading fixtures and data files.
 pub fn repo_path(relative: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
