@@ -87,6 +87,32 @@ fn windows(board: &Board, point: Point) -> [Window; 4] {
 /// What black playing on the empty `point` would be: `None` if allowed. The fast test,
 /// without the reasons; [`foul`] gives the same answer with them.
 pub fn foul_kind(board: &Board, point: Point) -> Option<FoulKind> {
+    foul_kind_read(board, point, Reading::STRICT)
+}
+
+/// How the live-three test judges a three's straight-four point, at every depth of the
+/// recursion. The referee reads the rule strictly (issue 19, RIF 9.2-9.4); the other two
+/// readings are those of other programs, kept so that the known-answer test can explain
+/// each of their differences rather than list them (src/games/renju/known_answers.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Reading {
+    /// A straight-four point where black would make five counts (RIF 9.2: a five is never
+    /// forbidden). Programs that say no treat it as unusable for the three.
+    pub five_counts: bool,
+    /// A straight-four point that is a double-four only with the straight four's own line
+    /// among its fours still counts (mintaka's reading; the strict rule says no).
+    pub own_line_double_four_counts: bool,
+}
+
+impl Reading {
+    pub const STRICT: Reading = Reading {
+        five_counts: true,
+        own_line_double_four_counts: false,
+    };
+}
+
+/// [`foul_kind`] under `reading`.
+pub(super) fn foul_kind_read(board: &Board, point: Point, reading: Reading) -> Option<FoulKind> {
     let lines = windows(board, point);
     if lines.iter().any(Window::is_five) {
         return None;
@@ -103,7 +129,7 @@ pub fn foul_kind(board: &Board, point: Point) -> Option<FoulKind> {
         return None;
     }
     let after = board.with_black(point);
-    let live = lines.iter().filter(|w| is_live(&after, w)).count();
+    let live = lines.iter().filter(|w| is_live(&after, w, reading)).count();
     (live >= 2).then_some(FoulKind::DoubleThree)
 }
 
@@ -116,9 +142,29 @@ fn three_points(window: &Window) -> u16 {
     window.straight_four_points()
 }
 
-fn is_live(after: &Board, window: &Window) -> bool {
+fn is_live(after: &Board, window: &Window, reading: Reading) -> bool {
     let points = window.points(three_points(window));
-    points.into_iter().any(|p| foul_kind(after, p).is_none())
+    points
+        .into_iter()
+        .any(|p| counts(after, p, window.direction(), reading))
+}
+
+/// Whether the straight-four point `p` of a three along `direction` makes the three live.
+fn counts(after: &Board, p: Point, direction: Direction, reading: Reading) -> bool {
+    if reading == Reading::STRICT {
+        return foul_kind_read(after, p, reading).is_none();
+    }
+    let five = windows(after, p).iter().any(Window::is_five);
+    if five {
+        return reading.five_counts;
+    }
+    match foul_kind_read(after, p, reading) {
+        None => true,
+        Some(FoulKind::DoubleFour) if reading.own_line_double_four_counts => {
+            fours(after, p).iter().any(|l| l.direction == direction)
+        }
+        Some(_) => false,
+    }
 }
 
 /// Why black playing on the empty `point` would be forbidden, or `None` if it is allowed

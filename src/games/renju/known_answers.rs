@@ -3,22 +3,28 @@
 //! [`Board::from_rows`] reads them, KIND 3 double-three, 4 double-four, 6 overline; `#` lines
 //! are comments. The files say where their answers come from in a `# Source:` header;
 //! tests/tools/renju-reference.sh made them (mintaka's rusty_renju; the PyPI `renju` package,
-//! a port of the Piskvork judge).
+//! a port of the Piskvork judge): positions of random games (`mintaka.txt`, `piskvork.txt`)
+//! and constructed shapes dense with threes and fours around each other's points
+//! (`tricky-*.txt`, tests/tools/renju-reference/tricky.py).
 //!
-//! Every point must agree, kind included, except for two known readings of the rule, each
-//! checked point by point (not trusted) and printed with `--nocapture`:
-//! - [`rif_9_2`]: both programs treat a straight-four point that makes a five as unusable for
-//!   the three, so they allow some double-threes issue 19 (RIF 9.2) forbids;
-//! - [`own_line_four`]: mintaka counts a three as live through a straight-four point that is a
-//!   double-four because the straight four itself is one of the fours; the strict rule and the
-//!   Piskvork judge do not.
+//! Every point must agree, kind included, except where our own detector, run under another
+//! program's reading of the rule ([`Reading`]), gives that program's answer on the point:
+//! - RIF 9.2: both programs treat a straight-four point that makes a five as unusable for
+//!   the three, at any depth of the recursion, so they allow some double-threes issue 19
+//!   (RIF 9.2) forbids;
+//! - own-line double-four: mintaka counts a three as live through a straight-four point that
+//!   is a double-four because the straight four itself is one of the fours; the strict rule
+//!   and the Piskvork judge do not.
 //!
-//! Anything else fails the test.
+//! On the constructed shapes mintaka, whose detector follows patterns rather than the full
+//! recursion, also differs on points no reading explains; each must be a point where the
+//! Piskvork judge gives exactly our answer. Anything else fails the test. The counts print
+//! with `--nocapture`.
 
 use std::collections::BTreeMap;
 
 use super::board::Board;
-use super::forbidden::{FoulKind, Three, forbidden_points, fours, threes};
+use super::forbidden::{FoulKind, Reading, forbidden_points, foul_kind_read};
 use super::point::Point;
 
 /// The forbidden points of one position, each with its kind's code.
@@ -52,29 +58,48 @@ fn parse_answer(text: &str) -> Option<Answer> {
 #[derive(Debug, Default)]
 pub(super) struct Tally {
     pub positions: usize,
-    /// Positions where the other program missed a double-three whose second live three is
-    /// live only through a straight-four point that also makes a five (see [`rif_9_2`]).
+    /// Positions explained by RIF 9.2 alone: the other program treats a straight-four point
+    /// where black would make five as unusable for the three, at any depth of the recursion.
     pub rif_9_2: Vec<String>,
-    /// Positions where the other program saw a double-three in a three whose straight-four
-    /// points are all double-fours through the three's own line (see [`own_line_four`]).
+    /// Positions explained by the own-line double-four alone: the other program counts a
+    /// three as live through a straight-four point that is a double-four only with the
+    /// straight four's own line among its fours.
     pub own_line_four: Vec<String>,
+    /// Positions that need both readings at once.
+    pub both: Vec<String>,
+    /// Positions where the program differs from us on a point where the second program
+    /// (given to [`tally`]) agrees with us, up to the readings above.
+    pub alone: Vec<String>,
     /// Anything else: a bug on one side or the other.
     pub wrong: Vec<String>,
 }
 
 /// Compares every data line of `text` with our answers; lines are named `file:line`.
-pub(super) fn tally(file: &str, text: &str) -> Tally {
+/// `second`: another program's answers for the same positions, which decide a point no
+/// known reading explains.
+pub(super) fn tally(file: &str, text: &str, second: Option<&str>) -> Tally {
+    let second: BTreeMap<&str, Answer> = second
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (rows, answer) = l.split_once(' ')?;
+            Some((rows, parse_answer(answer.trim())?))
+        })
+        .collect();
     let mut tally = Tally::default();
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     for (n, line) in lines.filter(|(_, l)| !l.is_empty() && !l.starts_with('#')) {
         tally.positions += 1;
-        match check(line) {
+        let named = |why: String| format!("{file}:{n}: {why}");
+        let rows = line.split(' ').next().unwrap_or_default();
+        match check(line, second.get(rows)) {
             Ok(None) => {}
-            Ok(Some((Dispute::Rif92, why))) => tally.rif_9_2.push(format!("{file}:{n}: {why}")),
-            Ok(Some((Dispute::OwnLineFour, why))) => {
-                tally.own_line_four.push(format!("{file}:{n}: {why}"))
-            }
-            Err(why) => tally.wrong.push(format!("{file}:{n}: {why}")),
+            Ok(Some((Dispute::Rif92, why))) => tally.rif_9_2.push(named(why)),
+            Ok(Some((Dispute::OwnLineFour, why))) => tally.own_line_four.push(named(why)),
+            Ok(Some((Dispute::Both, why))) => tally.both.push(named(why)),
+            Ok(Some((Dispute::Alone, why))) => tally.alone.push(named(why)),
+            Err(why) => tally.wrong.push(named(why)),
         }
     }
     tally
@@ -89,29 +114,54 @@ fn show(answer: &Answer) -> String {
     }
 }
 
-/// The two disagreements the references are known to have with the strict rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The readings of the rule the references are known to differ from ours by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Dispute {
     Rif92,
     OwnLineFour,
+    Both,
+    /// Not a reading we can name: the second program, fully recursive, sides with us.
+    Alone,
 }
 
-/// Which known dispute explains the answers differing on `point`, if one does.
+impl Dispute {
+    const READINGS: [Dispute; 3] = [Dispute::Rif92, Dispute::OwnLineFour, Dispute::Both];
+
+    fn reading(self) -> Reading {
+        Reading {
+            five_counts: self == Dispute::OwnLineFour,
+            own_line_double_four_counts: self != Dispute::Rif92,
+        }
+    }
+}
+
+/// The first known reading under which our detector gives the other program's answer on
+/// `point`: the difference is that reading, not a bug. Each point is judged again from the
+/// rule, not taken on trust.
+fn reading_of(board: &Board, point: Point, theirs: Option<&char>) -> Option<Dispute> {
+    Dispute::READINGS.into_iter().find(|d| {
+        let read = foul_kind_read(board, point, d.reading()).map(code);
+        read.as_ref() == theirs
+    })
+}
+
+/// Why the answers differ on `point`: a known reading, or else the second program giving
+/// our answer there.
 fn dispute(
     board: &Board,
     point: Point,
     ours: Option<&char>,
     theirs: Option<&char>,
+    second: Option<&Answer>,
 ) -> Option<Dispute> {
-    match (ours, theirs) {
-        (Some('3'), None) if rif_9_2(board, point) => Some(Dispute::Rif92),
-        (None, Some('3')) if own_line_four(board, point) => Some(Dispute::OwnLineFour),
-        _ => None,
-    }
+    reading_of(board, point, theirs).or_else(|| {
+        let other = second?.get(&point);
+        (other == ours).then_some(Dispute::Alone)
+    })
 }
 
 /// `Ok(None)` on agreement, `Ok(Some(..))` on a known dispute, `Err` otherwise.
-fn check(line: &str) -> Result<Option<(Dispute, String)>, String> {
+fn check(line: &str, second: Option<&Answer>) -> Result<Option<(Dispute, String)>, String> {
     let (rows, expected) = line.split_once(' ').ok_or("no answer")?;
     let board = Board::from_rows(rows).map_err(|e| e.to_string())?;
     let theirs = parse_answer(expected.trim()).ok_or("unreadable answer")?;
@@ -120,12 +170,13 @@ fn check(line: &str) -> Result<Option<(Dispute, String)>, String> {
         return Ok(None);
     }
     let differ = |p: &Point| ours.get(p) != theirs.get(p);
-    let points: Vec<Point> = ours
+    let mut points: Vec<Point> = ours
         .keys()
         .chain(theirs.keys())
         .copied()
         .filter(differ)
         .collect();
+    points.dedup();
     let why = format!(
         "they say {}, we say {}\n{board}",
         show(&theirs),
@@ -133,63 +184,29 @@ fn check(line: &str) -> Result<Option<(Dispute, String)>, String> {
     );
     let disputes: Option<Vec<Dispute>> = points
         .iter()
-        .map(|&p| dispute(&board, p, ours.get(&p), theirs.get(&p)))
+        .map(|&p| dispute(&board, p, ours.get(&p), theirs.get(&p), second))
         .collect();
-    match disputes.as_deref() {
-        Some([first, rest @ ..]) if rest.iter().all(|d| d == first) => Ok(Some((*first, why))),
-        _ => Err(why),
+    // A position needing both readings (on different points) counts as `Both`.
+    match disputes {
+        Some(found) => Ok(found.into_iter().max().map(|d| (d, why))),
+        None => Err(why),
     }
-}
-
-/// True when black's double-three on `point` needs a three whose only playable
-/// straight-four points also make a five. RIF 9.2 (and issue 19) count that three as live:
-/// the five-making point is not forbidden. Programs that treat such a point as unplayable for
-/// the three (it is also a four-point of a double-four) see fewer than two live threes.
-fn rif_9_2(board: &Board, point: Point) -> bool {
-    let after = board.with_black(point);
-    let live_without_five = |t: &Three| {
-        let playable = |(e, foul): &(Point, Option<FoulKind>)| {
-            foul.is_none() && after.with_black(*e).five(*e).is_none()
-        };
-        t.four_points.iter().any(playable)
-    };
-    let all = threes(board, point);
-    all.iter().filter(|t| t.is_live()).count() >= 2
-        && all.iter().filter(|t| live_without_five(t)).count() < 2
-}
-
-/// True when black's `point` makes fewer than two live threes, but two if a three also
-/// counted as live through a straight-four point that is a double-four only because the
-/// straight four itself is one of its fours. The strict rule (RIF 9.4, issue 19: a three
-/// whose straight-four point is a double-four is not live) says the point is allowed; a
-/// program that looks for fours at that point only on the other lines forbids it.
-fn own_line_four(board: &Board, point: Point) -> bool {
-    let after = board.with_black(point);
-    let lenient = |t: &Three| {
-        let on_own_line = |e: Point| {
-            fours(&after, e)
-                .iter()
-                .any(|l| l.direction == t.line.direction)
-        };
-        let playable = |(e, foul): &(Point, Option<FoulKind>)| match foul {
-            None => true,
-            Some(FoulKind::DoubleFour) => on_own_line(*e),
-            Some(_) => false,
-        };
-        t.four_points.iter().any(playable)
-    };
-    let all = threes(board, point);
-    all.iter().filter(|t| t.is_live()).count() < 2 && all.iter().filter(|t| lenient(t)).count() >= 2
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(file: &str) {
+    fn read(file: &str) -> String {
         let path = format!("{}/tests/renju/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("known-answer file");
-        let tally = tally(file, &text);
+        std::fs::read_to_string(&path).expect("known-answer file")
+    }
+
+    /// Checks `file`; a point no known reading explains must be one where the program of
+    /// `second` (the same positions) gives our answer.
+    fn run(file: &str, second: Option<&str>) {
+        let second = second.map(read);
+        let tally = tally(file, &read(file), second.as_deref());
         let (n, wrong) = (tally.positions, &tally.wrong);
         assert!(
             wrong.is_empty(),
@@ -198,21 +215,37 @@ mod tests {
             wrong.join("\n")
         );
         // Shown with --nocapture: the known disputes, for a reader to check.
-        let (rif, own) = (&tally.rif_9_2, &tally.own_line_four);
-        println!("{file}: {n} positions; RIF 9.2 disputes: {}", rif.len());
-        println!("{file}: own-line double-four disputes: {}", own.len());
-        for why in rif.iter().chain(own) {
+        let (rif, own, both) = (&tally.rif_9_2, &tally.own_line_four, &tally.both);
+        println!(
+            "{file}: {n} positions; disputes: RIF 9.2 {}, own-line double-four {}, both {}, \
+             alone against the second program {}",
+            rif.len(),
+            own.len(),
+            both.len(),
+            tally.alone.len()
+        );
+        for why in rif.iter().chain(own).chain(both).chain(&tally.alone) {
             println!("{why}");
         }
     }
 
     #[test]
     fn mintaka_random_games() {
-        run("mintaka.txt");
+        run("mintaka.txt", None);
     }
 
     #[test]
     fn piskvork_random_games() {
-        run("piskvork.txt");
+        run("piskvork.txt", None);
+    }
+
+    #[test]
+    fn mintaka_constructed_shapes() {
+        run("tricky-mintaka.txt", Some("tricky-piskvork.txt"));
+    }
+
+    #[test]
+    fn piskvork_constructed_shapes() {
+        run("tricky-piskvork.txt", None);
     }
 }

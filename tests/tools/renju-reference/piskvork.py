@@ -35,5 +35,5 @@ def answer(board):
 for line in sys.stdin:
     if line.startswith('#') or not line.strip():
         continue
-    rows = line.split(' ')[0]
+    rows = line.split()[0]
     print(rows, answer(grid(rows)))
