@@ -41,11 +41,16 @@ impl RenjuTable {
         if let Some((f, by)) = &self.passed
             && last.is_some_and(|l| l.seq == f.seq)
         {
+            let text = match self.rule {
+                ForbiddenRule::Replay => "白方如果不向黑方提出则视作认同",
+                ForbiddenRule::Claim | ForbiddenRule::Loss => {
+                    "若白方未发现或发现后未指明而继续应子，则不能判黑方负"
+                }
+            };
             let why = format!(
                 "black's stone at {} (event {}) stood on a forbidden point ({}), but white \
                  placed its stone at event {by} without claiming it; a claim must come before \
-                 white plays on, and the stone stands (若白方未发现或发现后未指明而继续应子，\
-                 则不能判黑方负)",
+                 white plays on, and the stone stands ({text})",
                 f.point,
                 f.seq,
                 f.foul.kind()
@@ -72,7 +77,7 @@ impl RenjuTable {
     /// black places again (replay).
     fn true_claim(&mut self, seq: u64, f: ForbiddenStone) -> Ruling {
         let rule = shape_article(f.foul.kind(), self.rule);
-        let shape = describe_shape(&f.foul, &self.placed);
+        let shape = describe_shape(&f, &self.placed);
         let evidence = self.shape_evidence(&f, Some(seq));
         let claimed = format!(
             "white claims at event {seq} that black's stone at {} (event {}) stands on a \

@@ -197,15 +197,15 @@ impl RenjuTable {
                 Article::Renju("2.3"),
                 format!(
                     "; the stone also makes {shape}, but a five made together with a forbidden \
-                     shape wins (renju 2.3)"
+                     shape wins"
                 ),
             ),
             None => (rule, String::new()),
         };
         let text = format!(
-            "{}'s stone at {point} at event {seq} makes {what}{}{also}: {} wins ({rule})",
+            "{}'s stone at {point} at event {seq} makes {what} ({}){also}: {} wins ({rule})",
             name(side),
-            self.placed_list(five),
+            words::when_placed(five, &self.placed),
             name(side)
         );
         let mut evidence = self.seqs_of(five);
@@ -223,7 +223,7 @@ impl RenjuTable {
              stone loses ({rule})",
             f.point,
             f.seq,
-            describe_shape(&f.foul, &self.placed)
+            describe_shape(f, &self.placed)
         );
         Ruling::loss(f.seq, RulingKind::Forbidden, Side::First, rule, text)
             .with_evidence(self.shape_evidence(f, None))
@@ -243,7 +243,7 @@ impl RenjuTable {
              stands ({rule})",
             f.point,
             f.seq,
-            describe_shape(&f.foul, &self.placed)
+            describe_shape(f, &self.placed)
         );
         Ruling::notice(f.seq, RulingKind::Forbidden, Some(Side::First), rule, text)
             .with_evidence(self.shape_evidence(f, None))
@@ -291,19 +291,6 @@ impl RenjuTable {
             ruling.evidence = vec![f.seq, seq];
         }
         vec![ruling]
-    }
-
-    /// " (events 3, 5, 7, 9 and 11)": when the stones were placed, for the arbiter to find.
-    fn placed_list(&self, points: &[Point]) -> String {
-        let seqs = self.seqs_of(points);
-        match seqs.as_slice() {
-            [] => " (standing in the start position)".to_string(),
-            [one] => format!(" (event {one})"),
-            [init @ .., last] => {
-                let init: Vec<String> = init.iter().map(u64::to_string).collect();
-                format!(" (events {} and {last})", init.join(", "))
-            }
-        }
     }
 
     fn placed_at(&self, point: Point) -> String {

@@ -5,18 +5,48 @@ use crate::event::ForbiddenRule;
 use crate::games::renju::{Board, Direction, Foul, FoulKind, Point, fours, threes};
 use crate::referee::Article;
 
-/// The shape in words, e.g. `double-three: three f8 g8 h8 (horizontal), live: a straight
-/// four at e8 or i8; ...`, then when its stones were placed.
-pub fn describe_shape(foul: &Foul, placed: &[Option<u64>]) -> String {
-    let stones = shape_stones(foul);
-    let mut seqs: Vec<u64> = stones.iter().filter_map(|p| placed[p.index()]).collect();
-    seqs.sort_unstable();
-    let seqs: Vec<String> = seqs.iter().map(u64::to_string).collect();
-    let when = match seqs.len() {
-        0 => String::new(),
-        _ => format!(" (its stones placed at events {})", seqs.join(", ")),
+use super::ForbiddenStone;
+
+/// The forbidden stone's shape in words, e.g. `double-three: three f8 g8 h8 (horizontal),
+/// live: a straight four at e8 or i8; ...`, the four beside a double-three (四三三), then
+/// when the shape's stones were placed.
+pub fn describe_shape(f: &ForbiddenStone, placed: &[Option<u64>]) -> String {
+    let beside = match &f.foul {
+        Foul::DoubleThree(_) => {
+            let fours: Vec<String> = fours(&f.before, f.point)
+                .iter()
+                .map(|l| format!("four {l}"))
+                .collect();
+            match fours.as_slice() {
+                [] => String::new(),
+                _ => format!("; besides the threes, {} (四三三)", fours.join("; ")),
+            }
+        }
+        Foul::DoubleFour(_) | Foul::Overline(_) => String::new(),
     };
-    format!("{foul}{when}")
+    let stones = when_placed(&shape_stones(&f.foul), placed);
+    format!("{}{beside} ({stones})", f.foul)
+}
+
+/// When `points`' stones were placed, in log order: `placed at events 1, 3 and 9`, `placed
+/// at event 9, 2 standing in the start position`.
+pub fn when_placed(points: &[Point], placed: &[Option<u64>]) -> String {
+    let mut seqs: Vec<u64> = points.iter().filter_map(|p| placed[p.index()]).collect();
+    seqs.sort_unstable();
+    let from_start = points.len() - seqs.len();
+    let events = match seqs.as_slice() {
+        [] => String::new(),
+        [one] => format!("placed at event {one}"),
+        [init @ .., last] => {
+            let init: Vec<String> = init.iter().map(u64::to_string).collect();
+            format!("placed at events {} and {last}", init.join(", "))
+        }
+    };
+    match (events.is_empty(), from_start) {
+        (false, 0) => events,
+        (true, _) => "all standing in the start position".to_string(),
+        (false, n) => format!("{events}, {n} standing in the start position"),
+    }
 }
 
 /// Every stone of the shape's lines, in board order, once.
