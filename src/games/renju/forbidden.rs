@@ -51,6 +51,9 @@ pub struct Three {
     /// Each straight-four point with the forbidden shape black would make there (`None`:
     /// black may play it, so the three is live).
     pub four_points: Vec<(Point, Option<FoulKind>)>,
+    /// The straight-four points where black would also make five: never forbidden (RIF 9.2),
+    /// so they keep the three live whatever else they make.
+    pub fives: Vec<Point>,
 }
 
 impl Three {
@@ -207,13 +210,21 @@ pub fn threes(board: &Board, point: Point) -> Vec<Three> {
     let lines = windows(board, point);
     let three = |w: &Window| {
         let points = three_points(w);
-        (points != 0).then(|| Three {
-            line: line(w, w.three_stones(points)),
-            four_points: w
-                .points(points)
-                .into_iter()
-                .map(|p| (p, foul_kind(&after, p)))
-                .collect(),
+        (points != 0).then(|| {
+            let four_points = w.points(points);
+            let fives = four_points
+                .iter()
+                .copied()
+                .filter(|&p| windows(&after, p).iter().any(Window::is_five))
+                .collect();
+            Three {
+                line: line(w, w.three_stones(points)),
+                four_points: four_points
+                    .into_iter()
+                    .map(|p| (p, foul_kind(&after, p)))
+                    .collect(),
+                fives,
+            }
         })
     };
     lines.iter().filter_map(three).collect()
@@ -246,7 +257,10 @@ impl fmt::Display for Three {
             .four_points
             .iter()
             .filter(|(_, foul)| foul.is_none())
-            .map(|(p, _)| p.to_string())
+            .map(|(p, _)| match self.fives.contains(p) {
+                true => format!("{p} (which makes five, so it is never forbidden)"),
+                false => p.to_string(),
+            })
             .collect();
         let blocked: Vec<String> = self
             .four_points
@@ -513,9 +527,14 @@ mod tests {
         let vertical = threes(&board, p("h8"))
             .into_iter()
             .find(|t| t.line.direction == Direction::Vertical);
-        assert_eq!(
-            vertical.map(|t| t.four_points),
-            Some(vec![(p("h11"), None)])
+        let vertical = vertical.expect("the vertical three");
+        assert_eq!(vertical.four_points, vec![(p("h11"), None)]);
+        assert_eq!(vertical.fives, vec![p("h11")]);
+        assert!(
+            vertical.to_string().ends_with(
+                "live: a straight four at h11 (which makes five, so it is never forbidden)"
+            ),
+            "{vertical}"
         );
         assert_eq!(kind(&board, "h8"), Some(FoulKind::DoubleThree));
     }
