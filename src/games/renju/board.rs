@@ -112,6 +112,16 @@ impl Board {
         next
     }
 
+    /// The board as it stood before the stone on `point` was placed: the point empty and that
+    /// stone's colour to move (unchanged if the point is empty).
+    pub fn lifted(&self, point: Point) -> Board {
+        let mut before = self.clone();
+        if let Some(stone) = before.cells[point.index()].take() {
+            before.to_move = stone;
+        }
+        before
+    }
+
     /// Sets a point regardless of turns: tests that draw shapes, and a FEN being read.
     pub(super) fn put(&mut self, point: Point, stone: Option<Stone>) {
         self.cells[point.index()] = stone;

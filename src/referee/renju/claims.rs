@@ -63,7 +63,7 @@ impl RenjuTable {
             let why = "black has placed no stone in this game to claim against".to_string();
             return vec![reject(seq, Side::Second, procedure_article(self.rule), why)];
         };
-        let (rule, why) = allowed(&last.before, last.point);
+        let (rule, why) = allowed(&last.before(&self.board), last.point);
         let why = format!(
             "black's last stone at {} (event {}) is not on a forbidden point: {why}",
             last.point, last.seq
@@ -77,7 +77,7 @@ impl RenjuTable {
     /// black places again (replay).
     fn true_claim(&mut self, seq: u64, f: ForbiddenStone) -> Ruling {
         let rule = shape_article(f.foul.kind(), self.rule);
-        let shape = describe_shape(&f, &self.placed);
+        let shape = describe_shape(&f, &self.board, &self.placed);
         let evidence = self.shape_evidence(&f, Some(seq));
         let claimed = format!(
             "white claims at event {seq} that black's stone at {} (event {}) stands on a \
@@ -86,7 +86,7 @@ impl RenjuTable {
         );
         if self.rule == ForbiddenRule::Replay {
             self.placed[f.point.index()] = None;
-            self.board = *f.before;
+            self.board = self.board.lifted(f.point);
             self.last_black = None;
             let text = format!("{claimed}; the stone is void and black places again ({rule})");
             return ruling(

@@ -10,7 +10,7 @@ mod words;
 
 use crate::event::{ClaimKind, Event, EventKind, ForbiddenRule, Header, Side};
 use crate::games::Variant;
-use crate::games::renju::{Board, Foul, Point, Stone, foul};
+use crate::games::renju::{Board, Foul, Point, Stone, foul, foul_kind};
 use crate::referee::Article;
 
 use self::words::{describe_shape, shape_article};
@@ -18,22 +18,32 @@ use super::table::{GameTable, Policy, TimeDraw};
 use super::touch::View;
 use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 
-/// Black's stone on a forbidden point, as the procedure needs it: where and when, why, and
-/// the board before it (a true claim under `replay` puts that board back).
+/// Black's stone on a forbidden point, as the procedure needs it: where and when, and why.
+/// While it is claimable no stone has followed it, so the board before it is the board with
+/// it lifted (a true claim under `replay` puts that board back).
 #[derive(Clone, Debug)]
 struct ForbiddenStone {
     seq: u64,
     point: Point,
     foul: Foul,
-    before: Box<Board>,
 }
 
-/// Black's last stone and the board before it: what a claim of `forbidden` is judged on.
+/// Black's last stone, what a claim of `forbidden` is judged on, and white's stone after it
+/// if any: lifting both gives the board the stone was placed on.
 #[derive(Clone, Debug)]
 struct LastBlack {
     seq: u64,
     point: Point,
-    before: Box<Board>,
+    answer: Option<Point>,
+}
+
+impl LastBlack {
+    fn before(&self, board: &Board) -> Board {
+        let board = self
+            .answer
+            .map_or_else(|| board.clone(), |a| board.lifted(a));
+        board.lifted(self.point)
+    }
 }
 
 /// The renju part of a referee.
@@ -96,29 +106,29 @@ impl RenjuTable {
             // White plays on: the text's 继续应子, after which black is not ruled lost.
             self.passed = Some((f, seq));
         }
-        let before = self.board.clone();
+        // The fast test first; the reasons only for a stone that needs them.
+        let black = stone == Stone::Black;
+        let fouled = black && foul_kind(&self.board, point).is_some();
+        let foul = fouled.then(|| foul(&self.board, point)).flatten();
         self.board.play(point).expect("checked: the point is empty");
         self.placed[point.index()] = Some(seq);
-        if stone == Stone::Black {
-            self.last_black = Some(LastBlack {
-                seq,
-                point,
-                before: Box::new(before.clone()),
-            });
+        match &mut self.last_black {
+            Some(last) if !black && last.answer.is_none() => last.answer = Some(point),
+            _ if black => {
+                self.last_black = Some(LastBlack {
+                    seq,
+                    point,
+                    answer: None,
+                })
+            }
+            _ => {}
         }
         if let Some(five) = self.board.five(point) {
-            return vec![self.five(seq, stone, point, &five, &before)];
+            return vec![self.five(seq, stone, point, &five)];
         }
         let mut out = Vec::new();
-        if stone == Stone::Black
-            && let Some(foul) = foul(&before, point)
-        {
-            let found = ForbiddenStone {
-                seq,
-                point,
-                foul,
-                before: Box::new(before),
-            };
+        if let Some(foul) = foul {
+            let found = ForbiddenStone { seq, point, foul };
             match self.rule {
                 ForbiddenRule::Loss => return vec![self.forbidden_loss(&found)],
                 ForbiddenRule::Claim | ForbiddenRule::Replay => {
@@ -170,7 +180,7 @@ impl RenjuTable {
 
     /// Five in a row wins (2.1); white's longer row counts as five (2.2); black's five wins
     /// even where the stone makes a forbidden shape too (2.3).
-    fn five(&self, seq: u64, stone: Stone, point: Point, five: &[Point], before: &Board) -> Ruling {
+    fn five(&self, seq: u64, stone: Stone, point: Point, five: &[Point]) -> Ruling {
         let side = side_of(stone);
         let stones: Vec<String> = five.iter().map(Point::to_string).collect();
         let (rule, what) = if stone == Stone::White && five.len() > 5 {
@@ -189,7 +199,7 @@ impl RenjuTable {
             )
         };
         let also = match stone {
-            Stone::Black => words::shapes_beside_five(before, &self.board, point),
+            Stone::Black => words::shapes_beside_five(&self.board, point),
             Stone::White => None,
         };
         let (rule, also) = match also {
@@ -223,7 +233,7 @@ impl RenjuTable {
              stone loses ({rule})",
             f.point,
             f.seq,
-            describe_shape(f, &self.placed)
+            describe_shape(f, &self.board, &self.placed)
         );
         Ruling::loss(f.seq, RulingKind::Forbidden, Side::First, rule, text)
             .with_evidence(self.shape_evidence(f, None))
@@ -243,7 +253,7 @@ impl RenjuTable {
              stands ({rule})",
             f.point,
             f.seq,
-            describe_shape(f, &self.placed)
+            describe_shape(f, &self.board, &self.placed)
         );
         Ruling::notice(f.seq, RulingKind::Forbidden, Some(Side::First), rule, text)
             .with_evidence(self.shape_evidence(f, None))

@@ -158,3 +158,25 @@ fn under_replay_a_true_claim_voids_the_stone_and_black_places_again() {
         out[2].text
     );
 }
+
+#[test]
+fn a_claim_after_whites_answer_is_judged_on_the_board_black_played_on() {
+    // j8 makes the live three h8 i8 j8; white's k8 answers it, then white claims.
+    let lines = [
+        stone("black", "h8"),
+        stone("white", "a15"),
+        stone("black", "i8"),
+        stone("white", "a13"),
+        stone("black", "j8"),
+        stone("white", "k8"),
+        r#"{"type":"claim","side":"white","claim":"forbidden"}"#.to_string(),
+    ];
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = rulings("{}", None, &lines);
+    assert_eq!(kinds(&out), [(7, "claim_rejected", "none", None)]);
+    let text = &out[0].text;
+    assert!(
+        text.contains("three h8 i8 j8 (horizontal), live: a straight four at g8 or k8"),
+        "{text}"
+    );
+}

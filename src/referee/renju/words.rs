@@ -7,13 +7,13 @@ use crate::referee::Article;
 
 use super::ForbiddenStone;
 
-/// The forbidden stone's shape in words, e.g. `double-three: three f8 g8 h8 (horizontal),
+/// The forbidden stone's shape in words (`board`: the stone on it, nothing after it), e.g. `double-three: three f8 g8 h8 (horizontal),
 /// live: a straight four at e8 or i8; ...`, the four beside a double-three (四三三), then
 /// when the shape's stones were placed.
-pub fn describe_shape(f: &ForbiddenStone, placed: &[Option<u64>]) -> String {
+pub fn describe_shape(f: &ForbiddenStone, board: &Board, placed: &[Option<u64>]) -> String {
     let beside = match &f.foul {
         Foul::DoubleThree(_) => {
-            let fours: Vec<String> = fours(&f.before, f.point)
+            let fours: Vec<String> = fours(&board.lifted(f.point), f.point)
                 .iter()
                 .map(|l| format!("four {l}"))
                 .collect();
@@ -80,9 +80,9 @@ pub fn shape_article(kind: FoulKind, rule: ForbiddenRule) -> Article {
 }
 
 /// The forbidden shape black's five-making stone on `point` makes besides the five, if any
-/// (renju 2.3: the five wins all the same). `before` is the board without the stone,
-/// `after` with it.
-pub fn shapes_beside_five(before: &Board, after: &Board, point: Point) -> Option<String> {
+/// (renju 2.3: the five wins all the same). `after` is the board with the stone placed.
+pub fn shapes_beside_five(after: &Board, point: Point) -> Option<String> {
+    let before = &after.lifted(point);
     // The five's own line holds no other shape worth naming (its four is the five).
     let five = Direction::ALL
         .into_iter()
@@ -130,14 +130,14 @@ mod tests {
         let mut after = before.clone();
         after.play(p("h8")).unwrap();
         assert!(after.five(p("h8")).is_some());
-        let beside = shapes_beside_five(&before, &after, p("h8"));
+        let beside = shapes_beside_five(&after, p("h8"));
         assert_eq!(beside, None, "a five and one four make no forbidden shape");
         let before =
             Board::from_moves("d8 a1 e8 a3 f8 a5 g8 a7 h9 a9 h10 a11 h11 a13 i7 a15 j6 b2 k5 b4")
                 .unwrap();
         let mut after = before.clone();
         after.play(p("h8")).unwrap();
-        let beside = shapes_beside_five(&before, &after, p("h8")).unwrap();
+        let beside = shapes_beside_five(&after, p("h8")).unwrap();
         assert!(beside.starts_with("a double-four (four "), "{beside}");
         assert!(
             !beside.contains("d8"),
