@@ -264,7 +264,7 @@ fn main() {
             return;
         }
         [variant, depth, rest @ ..] => {
-            let variant = Variant::parse(variant).expect("variant: chess_gjq, xiangqi or draughts");
+            let variant = Variant::parse_named(variant).unwrap_or_else(|e| panic!("{e}"));
             measure(
                 variant,
                 rest.first().map(String::as_str),

@@ -7,7 +7,8 @@
 //! mark of issue 17 item 4 (a million judged moves a second). `long` replays one repetitive
 //! xiangqi game of 4,000 to 32,000 plies (horses out and back, every drawn cycle judged and
 //! reported claimable) and prints the cost per ply at each length: it must not grow with the
-//! game. `-- NAME` (xiangqi, chess_gjq, draughts, long) runs one only. The data are the
+//! game. `-- NAME` runs one only: `long`, or one of the games of `NAMES` (renju, which has no
+//! records to replay, has its own bench: benches/renju.rs). The data are the
 //! copies in `tests/data`.
 
 use std::time::Instant;
@@ -228,6 +229,7 @@ fn chess_gjq_games(count: usize, max_plies: usize) -> Vec<Vec<Event>> {
 /// The games named after `--` (`cargo bench --bench replay -- draughts`); all three when
 /// none is named. Cargo's own `--bench` flag is not a name.
 fn chosen() -> Vec<String> {
+    // games-listed: partial (renju is measured by benches/renju.rs).
     const NAMES: [&str; 4] = ["xiangqi", "chess_gjq", "draughts", "long"];
     let named: Vec<String> = std::env::args()
         .skip(1)

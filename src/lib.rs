@@ -25,6 +25,7 @@ pub mod cli;
 pub mod event;
 pub mod games;
 pub mod log;
+pub(crate) mod named_enum;
 pub(crate) mod quote;
 pub mod records;
 pub mod referee;

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use referee::games::Variant;
 use referee::service::proto::{self, referee_client::RefereeClient};
 use serde_json::Value;
 use tonic::transport::Channel;
@@ -17,6 +18,11 @@ use crate::common::webdriver::{Browser, browser_paths};
 
 /// How soon a board must show what a board streamed (issue 15: "within a second").
 const LIVE: Duration = Duration::from_secs(1);
+
+/// The big hall's games in turn: every game, board after board.
+fn variant_of(board: usize) -> Variant {
+    Variant::ALL[board % Variant::ALL.len()]
+}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Runtime::new().expect("runtime")
@@ -455,8 +461,7 @@ fn console_hall_of_150_boards() {
     let mut c = rt.block_on(async {
         let mut c = client(&server).await;
         for (i, id) in ids.iter().enumerate() {
-            let variant = ["xiangqi", "chess_gjq", "draughts"][i % 3];
-            create_game(&mut c, variant, id).await;
+            create_game(&mut c, variant_of(i).name(), id).await;
         }
         c
     });
@@ -468,7 +473,16 @@ fn console_hall_of_150_boards() {
         Duration::from_secs(20),
     );
     let mut latencies = Vec::new();
-    for id in ["big-001", "big-076", "big-148"] {
+    // Moves on three xiangqi boards spread over the hall: the first, one in the middle, the last.
+    let xiangqi: Vec<&String> = (ids.iter().enumerate())
+        .filter(|(i, _)| variant_of(*i) == Variant::Xiangqi)
+        .map(|(_, id)| id)
+        .collect();
+    for id in [
+        xiangqi[0],
+        xiangqi[xiangqi.len() / 2],
+        xiangqi[xiangqi.len() - 1],
+    ] {
         let script = format!(
             "const c = document.querySelector('.card[data-game=\"{id}\"]'); \
              return c && c.textContent.includes('炮二平五');"

@@ -106,7 +106,7 @@ fn renju_perft_known_answers() {
 #[test]
 #[ignore = "counts up to 50 million nodes: `cargo test --release --test tests perft -- --ignored`"]
 fn perft_known_answers_deep() {
-    for variant in Variant::ALL {
+    for &variant in Variant::ALL {
         run(variant, BUDGET + 1..=DEEP);
     }
 }

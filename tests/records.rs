@@ -32,7 +32,7 @@ fn path_str(path: &Path) -> &str {
 /// events without a process start per fixture.
 fn sample_fixtures() -> Vec<std::path::PathBuf> {
     let mut chosen = Vec::new();
-    for variant in ["chess_gjq", "xiangqi", "draughts"] {
+    for variant in referee::games::Variant::ALL {
         let dir = repo_path(&format!("replay-fixtures/{variant}"));
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .expect("fixture dir")

@@ -11,6 +11,7 @@ mod crash;
 mod draughts_pdn;
 mod faults;
 mod fixtures;
+mod games_listed;
 mod hall;
 mod health;
 mod import;

@@ -151,7 +151,7 @@ fn ccpd_games_run_to_their_recorded_end_under_default_rules() {
                 "{}: ended early by {r:?} without an order to vary",
                 g.id
             );
-            let (kind, rule) = (r.kind.as_str(), r.rule.as_str());
+            let (kind, rule) = (r.kind.as_str(), r.rule());
             early.push(format!(
                 "{} ends at event {} of {plies}: {kind} ({rule}), {}",
                 g.id, end.at, end.result

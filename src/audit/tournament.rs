@@ -92,18 +92,11 @@ pub struct TournamentExport {
     pub warnings: Vec<String>,
 }
 
-/// Points of a win and of a draw, in half points: chess_gjq 7 scores 1/½/0; xiangqi,
-/// draughts (FMJD 12.6) and renju (seed 002: 胜一局得2分，和一局得1分) score 2/1/0.
-fn half_points(variant: Variant) -> (u32, u32) {
-    match variant {
-        Variant::ChessGjq => (2, 1),
-        Variant::Xiangqi | Variant::Draughts | Variant::Renju => (4, 2),
-    }
-}
-
 /// The half points each side of a game of `variant` scores with `result`.
 pub fn score(variant: Variant, result: GameResult) -> [u32; 2] {
-    let (win, draw) = half_points(variant);
+    // Half points of a win and of a draw, by the game's scale (its spec cites it).
+    let scoring = variant.spec().scoring;
+    let (win, draw) = (scoring.win, scoring.draw);
     match result {
         GameResult::FirstWins => [win, 0],
         GameResult::SecondWins => [0, win],
@@ -289,7 +282,7 @@ fn game_row(value: &Value) -> Result<Row, String> {
             .map(String::from)
             .ok_or_else(|| format!("a tournament game needs \"{key}\""))
     };
-    let variant = Variant::parse(&text("variant")?).ok_or("unknown variant")?;
+    let variant = Variant::parse_named(&text("variant")?)?;
     let result = match value.get("result") {
         None | Some(Value::Null) => None,
         Some(r) => Some(

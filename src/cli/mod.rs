@@ -15,14 +15,17 @@ mod token;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::games::Variant;
 
 pub use crate::records::pdn;
 use crate::service::{self, Limits};
 
-/// A rules-compliance referee for Chess Gjq, xiangqi and international draughts.
+/// A rules-compliance referee for board games.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about)]
+#[command(name = "referee", version, about = about())]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -193,11 +196,15 @@ enum Command {
         #[arg(long, default_value = "referee.v1.Referee")]
         service: String,
     },
+    /// Describe the games as JSON: each one's log name, sides, squares, move fields, rule
+    /// options with their values, scoring and notation (what a board or a client needs to
+    /// write its events).
+    Games,
     /// Count the leaves of the legal-move tree.
     Perft {
-        /// chess_gjq, xiangqi or draughts.
-        #[arg(long)]
-        variant: String,
+        /// The game.
+        #[arg(long, value_enum)]
+        variant: Variant,
         /// Position to start from (default: the variant's start).
         #[arg(long)]
         fen: Option<String>,
@@ -363,6 +370,23 @@ fn millis(duration: std::time::Duration) -> u64 {
 }
 
 /// Runs the command line; exit code 2 for bad input, 1 for failures.
+/// The first line of `referee --help`: every game by its title.
+fn about() -> String {
+    let titles: Vec<&str> = Variant::ALL.iter().map(|v| v.spec().title).collect();
+    format!("A rules-compliance referee for {}.", titles.join(", "))
+}
+
+/// `--variant` takes a game's log name; the help lists them with their titles.
+impl ValueEnum for Variant {
+    fn value_variants<'a>() -> &'a [Self] {
+        Variant::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.spec().title))
+    }
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -503,10 +527,15 @@ pub fn run() -> ExitCode {
             tls_domain,
             service,
         }),
+        Command::Games => {
+            let text = serde_json::to_string_pretty(&crate::event::describe_games());
+            println!("{}", text.expect("a spec is plain data"));
+            ExitCode::SUCCESS
+        }
         Command::Perft {
             variant,
             fen,
             depth,
-        } => perft::run(&variant, fen.as_deref(), depth),
+        } => perft::run(variant, fen.as_deref(), depth),
     }
 }

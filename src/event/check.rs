@@ -7,31 +7,44 @@ use crate::quote::quote;
 
 use super::{ClockControl, Decision, EventKind, GameResult, Period, RuleOptions, Side};
 
-/// A move's promotion letter: chess_gjq only, `q r b n`.
+/// A move's promotion letter, where the game has promotions (chess_gjq `q r b n`).
 pub fn promotion(variant: Variant, text: &str) -> Result<char, String> {
-    if variant != Variant::ChessGjq {
+    let letters = variant.spec().moves.promotion;
+    if letters.is_empty() {
         return Err(format!("\"promotion\" is not a field of a {variant} move"));
     }
-    letter(text, "promotion", "qrbn")
+    letter(text, "promotion", letters)
 }
 
-/// A move's captured squares: draughts only, where a board reports what a capture took.
+/// A move's captured squares, where a board reports what a capture took (draughts).
 pub fn captures(variant: Variant) -> Result<(), String> {
-    if variant != Variant::Draughts {
+    if !variant.spec().moves.captures {
         return Err(format!("\"captures\" is not a field of a {variant} move"));
     }
     Ok(())
 }
 
-/// Why a renju move with a `from` is refused.
-pub const PLACED: &str =
-    "a renju stone is placed, not moved: a renju move has \"to\" and no \"from\"";
+/// Why a move with a `from` is refused in a game whose pieces are placed (renju), or `None`
+/// where pieces move.
+pub fn placed(variant: Variant) -> Option<String> {
+    (!variant.spec().moves.from).then(|| {
+        format!(
+            "a {variant} piece is placed, not moved: a {variant} move has \"to\" and no \"from\""
+        )
+    })
+}
 
 /// Reveals exist only where pieces are hidden.
 pub fn reveal(variant: Variant) -> Result<(), String> {
-    if variant != Variant::ChessGjq {
+    if !variant.spec().moves.reveals {
+        let hidden: Vec<&str> = Variant::ALL
+            .iter()
+            .filter(|v| v.spec().moves.reveals)
+            .map(|v| v.name())
+            .collect();
         return Err(format!(
-            "reveal events exist only in chess_gjq, not in {variant}"
+            "reveal events exist only in {}, not in {variant}",
+            hidden.join(" and ")
         ));
     }
     Ok(())
@@ -102,29 +115,12 @@ pub fn rules(rules: &RuleOptions, variant: Variant) -> Result<(), String> {
     if let Some(n) = rules.repetition_count.filter(|n| !(2..=10).contains(n)) {
         return Err(format!("\"repetition_count\" must be 2 to 10, found {n}"));
     }
-    if rules.move_limit.is_some() && variant == Variant::Draughts {
-        return Err("\"move_limit\" is not a rule of draughts".into());
-    }
-    if rules.rule_set.is_some() && variant != Variant::Xiangqi {
-        return Err(format!("\"rule_set\" is not a rule option of {variant}"));
-    }
-    if rules.procedure.is_some() && variant != Variant::Xiangqi {
-        return Err(format!("\"procedure\" is not a rule option of {variant}"));
-    }
-    if rules.forbidden.is_some() && variant != Variant::Renju {
-        return Err(format!("\"forbidden\" is not a rule option of {variant}"));
-    }
-    if variant == Variant::Renju {
-        // Renju has no move count, no repetition, and a stone that breaks the placement
-        // rules (renju 1.2-1.4) always loses.
-        let not_renju = [
-            ("move_limit", rules.move_limit.is_some()),
-            ("repetition_count", rules.repetition_count.is_some()),
-            ("illegal_move", rules.illegal_move.is_some()),
-        ];
-        if let Some((key, _)) = not_renju.iter().find(|(_, set)| *set) {
-            return Err(format!("\"{key}\" is not a rule option of renju"));
-        }
+    let spec = variant.spec();
+    if let Some(key) = rules.keys().find(|&key| !spec.reads(key)) {
+        return Err(format!(
+            "\"{key}\" is not a rule option of {variant} (its options: {})",
+            spec.rule_list()
+        ));
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The game header: the first line of every log.
 
-use crate::games::Variant;
+use crate::games::{RuleKey, Variant};
 
 use super::named_enum;
 
@@ -101,6 +101,22 @@ pub struct RuleOptions {
     pub procedure: Option<Procedure>,
     /// Renju: what becomes of black's stone on a forbidden point (default claim).
     pub forbidden: Option<ForbiddenRule>,
+}
+
+impl RuleOptions {
+    /// The options this header sets, as the log format names them.
+    pub fn keys(&self) -> impl Iterator<Item = RuleKey> {
+        let set = [
+            (RuleKey::MoveLimit, self.move_limit.is_some()),
+            (RuleKey::FoulLimit, self.foul_limit.is_some()),
+            (RuleKey::IllegalMove, self.illegal_move.is_some()),
+            (RuleKey::RepetitionCount, self.repetition_count.is_some()),
+            (RuleKey::RuleSet, self.rule_set.is_some()),
+            (RuleKey::Procedure, self.procedure.is_some()),
+            (RuleKey::Forbidden, self.forbidden.is_some()),
+        ];
+        set.into_iter().filter(|(_, on)| *on).map(|(key, _)| key)
+    }
 }
 
 named_enum! {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::games::Variant;
+use crate::games::{SquareKind, Variant};
 use crate::quote::quote;
 
 use super::check;
@@ -216,12 +216,7 @@ fn header_from_value(value: Value) -> Result<Header, String> {
         ));
     }
     let name = f.required_string("variant")?;
-    let variant = Variant::parse(&name).ok_or_else(|| {
-        format!(
-            "unknown variant {} (expected chess_gjq, xiangqi or draughts)",
-            quote(&name)
-        )
-    })?;
+    let variant = Variant::parse_named(&name)?;
     let id = f.required_string("id")?;
     let start = f.string("start")?;
     let rules = match f.take("rules") {
@@ -416,18 +411,22 @@ fn square(f: &mut Fields, key: &str, variant: Variant) -> Result<Square, String>
 }
 
 fn parse_square(value: &Value, variant: Variant) -> Result<Square, String> {
-    let parsed = match (variant, value) {
-        (Variant::Draughts, Value::Number(n)) => {
+    let squares = &variant.spec().squares;
+    let parsed = match (squares.kind, value) {
+        (SquareKind::Numbered, Value::Number(n)) => {
             n.as_u64().and_then(|n| Square::parse_number(variant, n))
         }
-        (Variant::Draughts, other) => {
+        (SquareKind::Numbered, other) => {
             return Err(format!(
-                "draughts squares are numbers 1-50, found {}",
+                "{variant} squares are numbers {}, found {}",
+                squares.range,
                 show(other)
             ));
         }
-        (_, Value::String(s)) => Square::parse_text(variant, s),
-        (_, other) => return Err(format!("a square must be a string, found {}", show(other))),
+        (SquareKind::Named, Value::String(s)) => Square::parse_text(variant, s),
+        (SquareKind::Named, other) => {
+            return Err(format!("a square must be a string, found {}", show(other)));
+        }
     };
     parsed.ok_or_else(|| {
         format!(
@@ -438,8 +437,8 @@ fn parse_square(value: &Value, variant: Variant) -> Result<Square, String> {
 }
 
 fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
-    if variant == Variant::Renju {
-        return place_kind(f);
+    if let Some(refusal) = check::placed(variant) {
+        return place_kind(f, variant, refusal);
     }
     let from = square(f, "from", variant)?;
     let to = square(f, "to", variant)?;
@@ -466,15 +465,16 @@ fn move_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
     })
 }
 
-/// A renju stone: `to` and nothing else of a move (a stone is placed, never moved).
-fn place_kind(f: &mut Fields) -> Result<EventKind, String> {
+/// A placed piece (a renju stone): `to` and nothing else of a move; `refusal` says why a
+/// `from` is refused.
+fn place_kind(f: &mut Fields, variant: Variant, refusal: String) -> Result<EventKind, String> {
     if f.take("from").is_some() {
-        return Err(check::PLACED.into());
+        return Err(refusal);
     }
-    let to = square(f, "to", Variant::Renju)?;
+    let to = square(f, "to", variant)?;
     for key in ["promotion", "captures"] {
         if f.take(key).is_some() {
-            return Err(format!("\"{key}\" is not a field of a renju move"));
+            return Err(format!("\"{key}\" is not a field of a {variant} move"));
         }
     }
     Ok(EventKind::Place { to })

@@ -5,11 +5,13 @@
 //! game is the referee's business: it becomes a ruling, never a refused write.
 
 pub mod check;
+mod games;
 mod header;
 mod jsonl;
 mod square;
 mod text;
 
+pub use games::{describe, describe_games, rule_values};
 pub use header::{
     ClockControl, ForbiddenRule, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
 };
@@ -178,32 +180,7 @@ impl EventKind {
     }
 }
 
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($variant),+ }
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-
-            pub fn parse(text: &str) -> Option<$name> {
-                $name::ALL.iter().copied().find(|v| v.as_str() == text)
-            }
-        }
-
-        impl ::std::fmt::Display for $name {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-pub(crate) use named_enum;
+pub(crate) use crate::named_enum::named_enum;
 
 named_enum! {
     /// What a `claim` event claims.

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::games::{Variant, chess_gjq, draughts, renju, xiangqi};
+use crate::games::{SquareKind, Variant, chess_gjq, draughts, renju, xiangqi};
 
 /// A square that exists on the board of the event's game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -14,23 +14,32 @@ pub enum Square {
 }
 
 impl Square {
-    /// Parses a square written as text (`e2`, `h9`, renju `o15`); draughts squares are
-    /// numbers instead.
-    pub fn parse_text(variant: Variant, text: &str) -> Option<Square> {
+    /// Parses a square as the game writes it: `e2`, `h9`, renju `o15`, draughts `32`.
+    pub fn parse(variant: Variant, text: &str) -> Option<Square> {
         match variant {
             Variant::ChessGjq => chess_gjq::Square::parse(text).map(Square::ChessGjq),
             Variant::Xiangqi => xiangqi::Square::parse(text).map(Square::Xiangqi),
+            Variant::Draughts => text
+                .parse()
+                .ok()
+                .and_then(draughts::Square::new)
+                .map(Square::Draughts),
             Variant::Renju => renju::Point::parse(text).map(Square::Renju),
-            Variant::Draughts => None,
         }
     }
 
-    /// Parses a draughts square number.
+    /// Parses a square written as text in a game whose squares are named (`e2`).
+    pub fn parse_text(variant: Variant, text: &str) -> Option<Square> {
+        let named = variant.spec().squares.kind == SquareKind::Named;
+        named.then(|| Square::parse(variant, text)).flatten()
+    }
+
+    /// Parses a square number in a game whose squares are numbered (draughts).
     pub fn parse_number(variant: Variant, number: u64) -> Option<Square> {
-        match variant {
-            Variant::Draughts => draughts::Square::new(number).map(Square::Draughts),
-            Variant::ChessGjq | Variant::Xiangqi | Variant::Renju => None,
-        }
+        let numbered = variant.spec().squares.kind == SquareKind::Numbered;
+        numbered
+            .then(|| Square::parse(variant, &number.to_string()))
+            .flatten()
     }
 
     pub fn chess_gjq(self) -> Option<chess_gjq::Square> {

@@ -340,6 +340,6 @@ mod tests {
             panic!("no facts: {ruling:?}");
         };
         assert_eq!(ruling.text, format!("{facts}; red loses on time"));
-        assert_eq!(ruling.rule, "xiangqi 4.1");
+        assert_eq!(ruling.rule(), "xiangqi 4.1");
     }
 }

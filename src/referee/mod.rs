@@ -446,6 +446,6 @@ mod tests {
             (ruling.kind, ruling.side),
             (RulingKind::Foul, Some(Side::First))
         );
-        assert_eq!(ruling.rule, "xiangqi arbiter");
+        assert_eq!(ruling.rule(), "xiangqi arbiter");
     }
 }

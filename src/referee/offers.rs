@@ -218,7 +218,7 @@ mod tests {
             .offer(1, Side::Second, Side::First)
             .expect("not black's turn");
         assert!(refused.text.ends_with("it is white's"), "{}", refused.text);
-        assert_eq!(refused.rule, "chess_gjq 6.6");
+        assert_eq!(refused.rule(), "chess_gjq 6.6");
         assert_eq!(book.offer(2, Side::First, Side::First), None);
     }
 

@@ -18,11 +18,8 @@ pub struct Ruling {
     pub effect: Effect,
     /// Present exactly on the ruling that ends the game.
     pub result: Option<GameResult>,
-    /// The article applied, as data.
+    /// The article applied, as data; [`Ruling::rule`] writes it as the log format does.
     pub article: Article,
-    /// The article as the log format writes it, e.g. `xiangqi 4.1`: always
-    /// `article.to_string()` (set both with [`Ruling::cite`]).
-    pub rule: String,
     /// The justification: what happened, at which events, which counts or positions prove it.
     pub text: String,
     /// Seqs of the events the justification relies on.
@@ -100,7 +97,6 @@ impl Ruling {
             effect: Effect::Loss,
             result: Some(side.loses()),
             article,
-            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -116,7 +112,6 @@ impl Ruling {
             effect: Effect::Draw,
             result: Some(GameResult::Draw),
             article,
-            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -138,7 +133,6 @@ impl Ruling {
             effect: Effect::None,
             result: None,
             article,
-            rule: article.to_string(),
             text,
             evidence: vec![at],
             reason: Reason::Plain,
@@ -153,7 +147,11 @@ impl Ruling {
     /// The ruling under `article` instead.
     pub fn cite(&mut self, article: Article) {
         self.article = article;
-        self.rule = article.to_string();
+    }
+
+    /// The article as the log format writes it, e.g. `xiangqi 4.1`.
+    pub fn rule(&self) -> String {
+        self.article.to_string()
     }
 
     /// The ruling as a foul, `act` being the clause that opens its text: the effect and the
@@ -176,7 +174,7 @@ impl Ruling {
         if let Some(result) = self.result {
             m.insert("result".into(), result.as_str().into());
         }
-        m.insert("rule".into(), json!(self.rule));
+        m.insert("rule".into(), json!(self.rule()));
         m.insert("text".into(), json!(self.text));
         m.insert("evidence".into(), json!(self.evidence));
         Value::Object(m)
@@ -197,7 +195,7 @@ impl Ruling {
         let result = self.result.map(|r| format!(" -> {r}")).unwrap_or_default();
         format!(
             "event {}: {}{} ({}{}) [{}]",
-            self.at, self.kind, side, self.effect, result, self.rule
+            self.at, self.kind, side, self.effect, result, self.article
         )
     }
 }

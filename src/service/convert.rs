@@ -17,15 +17,8 @@ type Result<T> = std::result::Result<T, Error>;
 
 /// A header from a `CreateGame` request.
 pub fn header_from_proto(h: proto::GameHeader) -> Result<Header> {
-    let variant = Variant::parse(&h.variant).ok_or_else(|| {
-        Error::invalid(
-            "header.variant",
-            format!(
-                "unknown variant {} (expected chess_gjq, xiangqi or draughts)",
-                quote(&h.variant)
-            ),
-        )
-    })?;
+    let variant =
+        Variant::parse_named(&h.variant).map_err(|m| Error::invalid("header.variant", m))?;
     let rules = h
         .rules
         .map(rules_from_proto)
@@ -221,14 +214,14 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
 
 fn move_from_proto(m: proto::Move, variant: Variant, path: &str) -> Result<EventKind> {
     let sq = |text: &str, field: &str| square(text, variant, &format!("{path}.{field}"));
-    if variant == Variant::Renju {
+    if let Some(refusal) = check::placed(variant) {
         if !m.from.is_empty() {
-            return Err(Error::invalid(format!("{path}.move.from"), check::PLACED));
+            return Err(Error::invalid(format!("{path}.move.from"), refusal));
         }
         if m.promotion.is_some() || !m.captures.is_empty() {
             return Err(Error::invalid(
                 format!("{path}.move"),
-                "a renju move has only \"to\"",
+                format!("a {variant} move has only \"to\""),
             ));
         }
         return Ok(EventKind::Place {
@@ -282,14 +275,7 @@ fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
 }
 
 fn square(text: &str, variant: Variant, field: &str) -> Result<Square> {
-    let parsed = match variant {
-        Variant::Draughts => text
-            .parse::<u64>()
-            .ok()
-            .and_then(|n| Square::parse_number(variant, n)),
-        Variant::ChessGjq | Variant::Xiangqi | Variant::Renju => Square::parse_text(variant, text),
-    };
-    parsed.ok_or_else(|| {
+    Square::parse(variant, text).ok_or_else(|| {
         Error::invalid(
             field,
             format!(
@@ -373,7 +359,7 @@ pub fn ruling_to_proto(r: &Ruling, variant: Variant) -> proto::Ruling {
         side: r.side.map(|s| s.name(variant).into()),
         effect: r.effect.as_str().into(),
         result: r.result.map(|x| x.as_str().into()),
-        rule: r.rule.clone(),
+        rule: r.rule(),
         text: r.text.clone(),
         evidence: r.evidence.clone(),
     }

@@ -29,6 +29,7 @@ mod perft;
 mod piece;
 mod position;
 mod repetition;
+mod spec;
 pub mod square;
 
 #[cfg(test)]
@@ -44,4 +45,5 @@ pub use perft::perft;
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, START_FEN};
 pub use repetition::RepetitionKey;
+pub use spec::SPEC;
 pub use square::Square;

@@ -20,6 +20,7 @@ mod piece;
 mod position;
 mod record;
 mod resolve;
+mod spec;
 pub mod square;
 #[cfg(test)]
 mod tests;
@@ -33,4 +34,5 @@ pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;
 pub use record::Record;
 pub use resolve::Resolution;
+pub use spec::SPEC;
 pub use square::Square;

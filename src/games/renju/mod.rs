@@ -17,6 +17,7 @@ mod forbidden;
 mod known_answers;
 mod line;
 mod point;
+mod spec;
 
 pub use board::{BadBoard, Board, Stone};
 pub use fen::FenError;
@@ -24,3 +25,4 @@ pub use forbidden::{
     Foul, FoulKind, Line, Three, forbidden_points, foul, foul_kind, fours, threes,
 };
 pub use point::{Direction, Point};
+pub use spec::SPEC;

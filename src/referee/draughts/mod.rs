@@ -172,7 +172,6 @@ impl DraughtsTable {
             effect: Effect::CorrectionRequired,
             result: None,
             article: rule,
-            rule: rule.to_string(),
             text,
             evidence: vec![seq],
             reason: Reason::Plain,

@@ -460,7 +460,6 @@ fn ruling(
         effect,
         result: None,
         article,
-        rule: article.to_string(),
         text,
         evidence,
         reason: Reason::Plain,

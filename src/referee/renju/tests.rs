@@ -91,10 +91,10 @@ fn a_full_board_waits_for_whites_claim_of_the_last_stone() {
 fn the_opening_stones_go_on_the_centre_and_on_whites_side() {
     let off = rulings("{}", None, &[&stone("black", "h9")]);
     assert_eq!(kinds(&off), [(1, "illegal_move", "loss", Some("0-1"))]);
-    assert_eq!(off[0].rule, "renju 1.3");
+    assert_eq!(off[0].rule(), "renju 1.3");
     let row8 = rulings("{}", None, &[&stone("black", "h8"), &stone("white", "i8")]);
     assert_eq!(kinds(&row8), [(2, "illegal_move", "loss", Some("1-0"))]);
-    assert_eq!(row8[0].rule, "renju 1.4");
+    assert_eq!(row8[0].rule(), "renju 1.4");
     let row9 = [
         stone("black", "h8"),
         stone("white", "g9"),
@@ -107,7 +107,7 @@ fn the_opening_stones_go_on_the_centre_and_on_whites_side() {
     );
     let twice = rulings("{}", None, &[&stone("black", "h8"), &stone("black", "h9")]);
     assert_eq!(kinds(&twice), [(2, "illegal_move", "loss", Some("0-1"))]);
-    assert_eq!(twice[0].rule, "renju 1.2");
+    assert_eq!(twice[0].rule(), "renju 1.2");
     let taken = rulings("{}", None, &[&stone("black", "h8"), &stone("white", "h8")]);
     assert_eq!(kinds(&taken), [(2, "invalid_event", "none", None)]);
     assert!(
@@ -143,7 +143,7 @@ fn under_replay_a_true_claim_voids_the_stone_and_black_places_again() {
             (12, "claim_rejected", "none", None)
         ]
     );
-    assert_eq!(out[1].rule, "renju 3.1, 4.2");
+    assert_eq!(out[1].rule(), "renju 3.1, 4.2");
     // i8 makes g8 h8 i8, one live three, and nothing else.
     assert!(
         out[2]

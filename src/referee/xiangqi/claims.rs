@@ -199,7 +199,7 @@ impl XiangqiTable {
             name(side),
             claim.as_str(),
             judgment.occurrence,
-            reference.rule,
+            reference.rule(),
             reference.text
         );
         let mut evidence = reference.evidence;

@@ -88,6 +88,8 @@ pub async fn serve_console<L: Log>(
             get(|| async { asset(BOARDS, "text/javascript") }),
         )
         .route("/console.css", get(|| async { asset(STYLE, "text/css") }))
+        .route("/api/variants", get(variants))
+        .route("/public/api/variants", get(variants))
         .route("/api/games", get(list::<L>))
         .route("/api/games/{id}", get(game::<L>))
         .route("/api/games/{id}/arbiter", post(arbiter::<L>))
@@ -99,6 +101,12 @@ pub async fn serve_console<L: Log>(
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { closed(&mut closing).await })
         .await
+}
+
+/// The games' specs, which the console reads instead of keeping its own lists: static facts
+/// about the rules, open to anyone like the page itself.
+async fn variants() -> Response {
+    json_response(&crate::event::describe_games())
 }
 
 fn asset(text: &'static str, mime: &'static str) -> Response {

@@ -11,6 +11,7 @@ const state = {
   game: null, // the board view's game
   seq: 0, // the board view's slider position
   stream: null,
+  games: new Map(), // log name -> the game's spec, from /api/variants
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -98,13 +99,14 @@ function clockNow(clock, side, receivedAt) {
 
 // ---- alerts: a board turns a colour by the kind of its latest ruling ----
 
-function alertOf(ruling) {
+function alertOf(ruling, variant) {
   if (!ruling) return null;
   // An illegal move keeps its colour even when it ends the game (the result is shown too).
   if (ruling.kind === "illegal_move") return "illegal";
   if (ruling.result) return "ended";
-  // Renju: black's stone stands on a forbidden point and white may still claim it.
-  if (ruling.kind === "forbidden" && ruling.effect === "none") return "forbidden";
+  // A game's own alerts (renju: black's stone on a forbidden point that white may claim).
+  const own = (spec(variant)?.alerts || []).find((a) => a.kind === ruling.kind);
+  if (own && ruling.effect === "none") return own.alert;
   switch (ruling.effect) {
     case "must_vary": return "vary";
     case "draw_claimable": return "claimable";
@@ -118,12 +120,27 @@ function alertOf(ruling) {
 
 // ---- hall ----
 
-// The first and second player as the log names them (renju: black moves first).
+// A game's spec as the server describes it; a game the server did not describe has none.
+function spec(variant) {
+  return state.games.get(variant) || null;
+}
+
+// The first and second player as the game's log names them (renju: black moves first).
 function sideNames(variant) {
-  switch (variant) {
-    case "xiangqi": return ["red", "black"];
-    case "renju": return ["black", "white"];
-    default: return ["white", "black"];
+  const known = spec(variant);
+  return known ? known.sides : ["first player", "second player"];
+}
+
+// The games' specs, once per page; the legend gains each game's own alerts.
+async function loadGames() {
+  if (state.games.size) return;
+  const games = await api("/api/variants");
+  for (const game of games) state.games.set(game.name, game);
+  const legend = $("#hall .legend");
+  for (const game of games) {
+    for (const a of game.alerts) {
+      legend.insertAdjacentHTML("beforeend", ` <span class="alert-${esc(a.alert)}" title="${esc(a.meaning)}">${esc(a.alert.replace(/_/g, " "))} (${esc(game.name)})</span>`);
+    }
   }
 }
 
@@ -190,7 +207,7 @@ function takeFrame(frame, isUpdate) {
     board.move = frame.type === "reveal" ? `${old.move || ""}${frame.move || ""}` : old.move;
   }
   const latest = (frame.rulings || []).slice(-1)[0] || frame.latest;
-  if (latest) { board.ruling = latest; board.alert = alertOf(latest); }
+  if (latest) { board.ruling = latest; board.alert = alertOf(latest, board.variant); }
   state.boards.set(frame.id, board);
 }
 
@@ -268,7 +285,7 @@ function renderGame() {
     `<span class="n">${e.seq}</span> <span class="side">${esc(e.side)}</span> <span class="what">${esc(e.text)}</span></li>`).join("");
   const shown = rulingsInForce(game, state.seq);
   $("#rulings").innerHTML = shown.map((r) =>
-    `<li class="ruling alert-${alertOf(r) || "notice"}" data-at="${r.at}">` +
+    `<li class="ruling alert-${alertOf(r, game.variant) || "notice"}" data-at="${r.at}">` +
     `<div><b>${esc(r.kind)}</b> at event ${r.at}${r.side ? ` · ${esc(r.side)}` : ""} · ${esc(r.effect)}${r.result ? ` · ${esc(r.result)}` : ""} · <i>${esc(r.rule)}</i></div>` +
     `<div class="why">${esc(r.text)}</div>` +
     `<div class="evidence">evidence: ${(r.evidence || []).map((s) => `<a href="#" data-jump="${s}">${s}</a>`).join(" ")}</div>` +
@@ -362,5 +379,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   if (state.public) document.querySelectorAll(".arbiter-only").forEach((el) => el.remove());
   window.addEventListener("hashchange", route);
-  route();
+  loadGames()
+    .catch((error) => { $("#hall-status").textContent = `the games could not be read: ${error.message}`; })
+    .then(route);
 });
