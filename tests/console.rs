@@ -11,10 +11,10 @@ use referee::service::proto::{self, referee_client::RefereeClient};
 use serde_json::Value;
 use tonic::transport::Channel;
 
-use crate::common::create_game;
 use crate::common::http::request;
 use crate::common::process::ServeProcess;
 use crate::common::webdriver::{Browser, browser_paths};
+use crate::common::{create_game, referee, repo_path};
 
 /// How soon a board must show what a board streamed (issue 15: "within a second").
 const LIVE: Duration = Duration::from_secs(1);
@@ -496,4 +496,75 @@ fn console_hall_of_150_boards() {
     latencies.sort();
     assert!(latencies[1] <= LIVE, "150 boards updated in {latencies:?}");
     browser.screenshot(&shots().join("hall-150.png"));
+}
+
+/// Whitespace runs as one space: `referee replay` wraps long lines for a terminal.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_console_reads_each_event_as_referee_replay_writes_it_after_a_reload() {
+    let fixtures = [
+        "replay-fixtures/xiangqi/complete-game-with-procedures.jsonl",
+        "replay-fixtures/xiangqi/clock-periods.jsonl",
+        "replay-fixtures/draughts/judgment-draw-asked-under-a-minute.jsonl",
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data_str = data.to_str().expect("utf-8");
+    let mut games = Vec::new();
+    for fixture in fixtures {
+        let path = repo_path(fixture);
+        let path_str = path.to_str().expect("utf-8");
+        let out = referee(&["import", path_str, "--data", data_str]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let id = String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .trim()
+            .to_string();
+        let replayed = String::from_utf8(referee(&["replay", path_str]).stdout).expect("utf-8");
+        games.push((fixture, id, one_line(&replayed)));
+    }
+    // The server starts on a store written before: every board view is a reload.
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    let (status, specs) = get_json(&console, "/api/variants", None);
+    assert_eq!(status, 200, "{specs}");
+    let printed = String::from_utf8(referee(&["games"]).stdout).expect("utf-8");
+    assert_eq!(
+        specs,
+        serde_json::from_str::<Value>(&printed).expect("JSON")
+    );
+    for (fixture, id, replayed) in &games {
+        let (status, game) = get_json(&console, &format!("/api/games/{id}"), None);
+        assert_eq!(status, 200, "{game}");
+        let events = game["events"].as_array().expect("events");
+        let mut compared = 0;
+        for event in events {
+            let text = event["text"].as_str().expect("text");
+            assert!(
+                !text.contains("ts_ms") && !text.contains("from "),
+                "{fixture}: raw event {text:?}"
+            );
+            if matches!(event["type"].as_str(), Some("move" | "clock")) {
+                assert!(
+                    replayed.contains(&one_line(text)),
+                    "{fixture}: the console writes {text:?}, which `referee replay` does not:\n{replayed}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(
+            compared >= 3,
+            "{fixture}: only {compared} moves and presses"
+        );
+        let last = events.last().expect("an event")["text"].clone();
+        let frames = game["frames"].as_array().expect("frames");
+        assert_eq!(frames.last().expect("frame")["move"], last, "{fixture}");
+    }
 }

@@ -350,6 +350,8 @@ async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
     let server = TestServer::start(dir.path()).await;
     let mut failures = play_all(&[&server], &all).await;
     server.stop().await;
+    // Connection and watcher tasks may still hold the store a moment after the server stops.
+    crate::common::released(dir.path());
     let log = referee::log::SledLog::open(dir.path()).expect("reopen");
     log.verify_all().expect("chains verify");
     failures.extend(stored_agree(&log, &all).await);

@@ -1,6 +1,7 @@
 //! Writing an audit bundle: JSON Lines — a preamble, the header record, every event record
 //! (the interchange-format event plus seq, event id, server receive time, writer and chain
-//! hashes), the rulings and the result as this build derives them, and last the Ed25519
+//! hashes, and the event in words as `referee replay` writes it, for the reader: the
+//! verifier re-derives rulings, not words), the rulings and the result as this build derives them, and last the Ed25519
 //! signature over every byte before it.
 
 use ed25519_dalek::{Signer, SigningKey};
@@ -38,8 +39,10 @@ pub async fn export<L: Log>(
     })];
     lines.push(record_line("header", &loaded.header_record)?);
     for (record, event) in &loaded.events {
-        referee.apply(record.seq, event);
-        lines.push(record_line("event", record)?);
+        let step = referee.step(record.seq, event);
+        let mut line = record_line("event", record)?;
+        line["words"] = step.words.into();
+        lines.push(line);
     }
     for ruling in referee.rulings() {
         let mut line = serde_json::Map::new();

@@ -205,7 +205,9 @@ async fn game_line<L: Log>(
     pairings: &Pairings,
     warnings: &mut Vec<String>,
 ) -> Result<(Value, Row), Error> {
-    let Fold { referee, head_hash } = Fold::load(log, game, None)
+    let Fold {
+        referee, head_hash, ..
+    } = Fold::load(log, game, None)
         .await
         .map_err(|e| Error::Log(e.to_string()))?;
     let variant = referee.header().variant;

@@ -9,7 +9,7 @@ use crate::event::{
     Decision, Event, EventKind, GameLog, Header, LineError, Side, parse_log, read_text,
 };
 use crate::games::Variant;
-use crate::referee::{ClockTimes, Referee, Ruling, SetupError, move_text, replay};
+use crate::referee::{Referee, Ruling, SetupError, replay};
 
 mod wrap;
 
@@ -363,26 +363,14 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
     let mut transcript = Transcript::default();
     let mut number = 1u32;
     for (seq, event) in (1..).zip(events) {
-        let described = referee.describe(event);
-        let played = match &event.kind {
-            EventKind::Move {
-                from, to, captures, ..
-            } => {
-                let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
-                Some(move_text(*from, *to, capture))
-            }
-            EventKind::Place { to } => Some(to.to_string()),
-            _ => None,
-        };
+        let step = referee.step(seq, event);
         match &event.kind {
             EventKind::Move { .. } | EventKind::Place { .. } => {
-                let written = played.unwrap_or_default();
-                let text = described.unwrap_or_else(|| format!("{written} ?"));
                 let second = event.side == Side::Second;
                 let dots = if second { "..." } else { "." };
                 transcript.score.push(ScoreLine::Move {
                     number: format!("{number}{dots}"),
-                    text,
+                    text: step.words,
                     first: seq,
                     last: None,
                 });
@@ -399,11 +387,15 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
                         ScoreLine::Move { text, last, .. } => Some((text, last)),
                         ScoreLine::Press { .. } => None,
                     });
-                if let (Some((text, last)), Some(words)) = (last_move, described) {
-                    text.push_str(&words);
+                if let (Some((text, last)), true) = (last_move, step.notation) {
+                    text.push_str(&step.words);
                     *last = Some(seq);
                 }
             }
+            EventKind::Clock { .. } => transcript.score.push(ScoreLine::Press {
+                seq,
+                text: step.words,
+            }),
             EventKind::Arbiter {
                 decision: decision @ (Decision::Uphold | Decision::Overturn),
                 ruling: Some(ruling),
@@ -415,126 +407,6 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
             }),
             _ => {}
         }
-        referee.apply(seq, event);
-        if let EventKind::Clock {
-            first_ms,
-            second_ms,
-        } = &event.kind
-        {
-            let text = press(
-                header.variant,
-                event.side,
-                referee.clock_times(),
-                [*first_ms, *second_ms],
-            );
-            transcript.score.push(ScoreLine::Press { seq, text });
-        }
     }
     Ok((referee, transcript))
-}
-
-/// A press as the scoresheet writes it: `red pressed: red 1:29:57, black 1:30:00`, the
-/// referee's times, with the board's beside them where they read differently.
-fn press(
-    variant: Variant,
-    side: Side,
-    times: Option<ClockTimes>,
-    shown: [Option<u64>; 2],
-) -> String {
-    let name = side.name(variant);
-    let sides = [Side::First, Side::Second];
-    let board: Vec<String> = sides
-        .iter()
-        .zip(shown)
-        .filter_map(|(s, ms)| {
-            Some(format!(
-                "{} {}",
-                s.name(variant),
-                clock_time(i64::try_from(ms?).unwrap_or(i64::MAX))
-            ))
-        })
-        .collect();
-    let Some(times) = times else {
-        if board.is_empty() {
-            return format!("{name} pressed the clock");
-        }
-        return format!(
-            "{name} pressed: {} (as the board showed; the header sets no time control)",
-            board.join(", ")
-        );
-    };
-    let own: Vec<String> = sides
-        .iter()
-        .zip([times.first_ms, times.second_ms])
-        .map(|(s, ms)| format!("{} {}", s.name(variant), clock_time(ms)))
-        .collect();
-    if board.iter().all(|b| own.contains(b)) {
-        format!("{name} pressed: {}", own.join(", "))
-    } else {
-        format!(
-            "{name} pressed: {} (the board showed {})",
-            own.join(", "),
-            board.join(", ")
-        )
-    }
-}
-
-/// A time as a clock shows it, `1:29:57`: hours, minutes and whole seconds (the milliseconds
-/// dropped); time past zero with a `-`.
-fn clock_time(ms: i64) -> String {
-    let sign = if ms < 0 { "-" } else { "" };
-    let seconds = ms.unsigned_abs() / 1000;
-    format!(
-        "{sign}{}:{:02}:{:02}",
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_times_read_as_a_clock_shows_them() {
-        assert_eq!(clock_time(5_397_000), "1:29:57");
-        assert_eq!(clock_time(50_999), "0:00:50");
-        assert_eq!(clock_time(0), "0:00:00");
-        assert_eq!(clock_time(-1_500), "-0:00:01");
-    }
-
-    fn times(first_ms: i64, second_ms: i64) -> Option<ClockTimes> {
-        Some(ClockTimes {
-            first_ms,
-            second_ms,
-            running: Side::Second,
-        })
-    }
-
-    #[test]
-    fn a_press_shows_the_board_only_where_it_reads_differently() {
-        let x = Variant::Xiangqi;
-        assert_eq!(
-            press(x, Side::First, times(50_000, 60_000), [Some(50_400), None]),
-            "red pressed: red 0:00:50, black 0:01:00"
-        );
-        assert_eq!(
-            press(
-                x,
-                Side::First,
-                times(50_000, 60_000),
-                [Some(55_000), Some(60_000)]
-            ),
-            "red pressed: red 0:00:50, black 0:01:00 (the board showed red 0:00:55, black 0:01:00)"
-        );
-        assert_eq!(
-            press(x, Side::Second, None, [Some(50_000), Some(40_000)]),
-            "black pressed: red 0:00:50, black 0:00:40 (as the board showed; the header sets no time control)"
-        );
-        assert_eq!(
-            press(x, Side::Second, None, [None, None]),
-            "black pressed the clock"
-        );
-    }
 }

@@ -172,6 +172,13 @@ pub trait Log: Clone + Send + Sync + 'static {
         None
     }
 
+    /// On a shared log, one game's last seq as this process learns of it, whichever instance
+    /// appended: kept fresh by notifications and a poll while the receiver lives (within
+    /// half a second). `None` for a log only this process writes.
+    fn head(&self, _game: &str) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+
     /// Takes the game's lease for this instance, ending any other instance's: its next leased
     /// append is refused with [`Rejection::Fenced`]. A log only one process opens (sled)
     /// has nothing to fence and returns epoch 0.

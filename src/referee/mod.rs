@@ -13,6 +13,7 @@ mod move_text;
 mod offers;
 mod renju;
 mod ruling;
+mod step;
 mod table;
 mod time_draws;
 pub(crate) mod touch;
@@ -22,6 +23,7 @@ pub use article::Article;
 pub use clock::ClockTimes;
 pub use move_text::move_text;
 pub use ruling::{Effect, Reason, Ruling, RulingKind};
+pub use step::{Step, clock_time, press};
 
 use thiserror::Error;
 

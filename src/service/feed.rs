@@ -7,7 +7,7 @@ use tokio::sync::broadcast;
 
 use crate::event::Event;
 use crate::log::Record;
-use crate::referee::{Referee, Ruling};
+use crate::referee::{Referee, Step};
 
 use super::convert::{board_to_proto, ruling_to_proto};
 use super::proto::WatchGameResponse;
@@ -38,14 +38,18 @@ pub struct Published {
 }
 
 impl Published {
-    /// The record's items: its event, its rulings, and the board `referee` shows after it.
-    pub fn new(record: &Record, event: &Event, rulings: &[Ruling], referee: &Referee) -> Published {
+    /// The record's items: its event with its words, its rulings, and the board `referee`
+    /// shows after it.
+    pub fn new(record: &Record, event: &Event, step: &Step, referee: &Referee) -> Published {
         let variant = referee.header().variant;
         let item = |item| WatchGameResponse { item: Some(item) };
+        let mut stored = stored_event(record, event, variant);
+        stored.words = Some(step.words.clone());
         Published {
             seq: record.seq,
-            event: item(Item::Event(stored_event(record, event, variant))),
-            rulings: rulings
+            event: item(Item::Event(stored)),
+            rulings: step
+                .rulings
                 .iter()
                 .map(|r| (r.at, item(Item::Ruling(ruling_to_proto(r, variant)))))
                 .collect(),

@@ -319,16 +319,13 @@ impl<L: Log> LiveGames<L> {
         let mut all = Vec::new();
         let hall = self.hall_watched();
         for (record, event) in records.iter().zip(events) {
-            let words = hall.then(|| guard.fold().referee.describe(event)).flatten();
-            let rulings = guard.fold_mut().apply(record, event);
-            guard.publish(|referee| Published::new(record, event, &rulings, referee));
+            let step = guard.fold_mut().apply(record, event);
+            guard.publish(|referee| Published::new(record, event, &step, referee));
             if hall {
-                let referee = &guard.fold().referee;
-                let frame =
-                    super::console::hall_frame(referee, Some(record), words, &rulings, false);
+                let frame = super::console::hall_frame(guard.fold(), &step.rulings, false);
                 self.publish_hall(frame);
             }
-            all.extend(rulings);
+            all.extend(step.rulings);
         }
         self.note(game, guard.fold());
         all

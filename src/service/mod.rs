@@ -480,6 +480,7 @@ fn stored_event(
         writer: record.writer.clone(),
         prev_hash: hex::encode(record.prev_hash),
         hash: hex::encode(record.hash),
+        words: None,
     }
 }
 

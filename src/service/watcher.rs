@@ -9,14 +9,14 @@
 //! after the lag allowed and told where to resume; its task and its outbox are dropped then,
 //! or as soon as the console hangs up.
 //!
-//! On a log several instances share, a console follows the log itself instead (see
-//! `follow_log`), so it sees what any instance stored.
+//! On a log several instances share, the log's head for the game (notified, or polled)
+//! brings this instance's live fold up to date (see `bring_up_to_date`), so a console sees
+//! what any instance stored from the same one fold.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::broadcast::{self, error::RecvError};
-use tokio_stream::StreamExt;
 use tonic::Status;
 
 use crate::log::{self, Log, Record};
@@ -101,15 +101,40 @@ pub async fn feed<L: Log>(live: &LiveGames<L>, game: &str, from_seq: u64, outbox
         from_seq,
         next: from_seq,
     };
-    if live.log().shared() {
-        return match follow_log(live.log(), &mut cursor, outbox).await {
-            Ok(()) => Stop::Failed(log::Error::Closed.into()),
-            Err(stop) => stop,
-        };
+    let following = async {
+        loop {
+            if let Err(stop) = follow(live, &mut cursor, outbox).await {
+                return stop;
+            }
+        }
+    };
+    match live.log().head(game) {
+        None => following.await,
+        Some(head) => tokio::select! {
+            stop = following => stop,
+            stop = bring_up_to_date(live, game, head) => stop,
+        },
     }
+}
+
+/// On a log other instances write too, this instance's live fold learns of their appends
+/// only when asked: each new head the log reports (a notification, or its poll) brings the
+/// fold up to date, which publishes the records it missed on the feed the watcher follows.
+/// So a game is folded once per instance, however many consoles watch it.
+async fn bring_up_to_date<L: Log>(
+    live: &LiveGames<L>,
+    game: &str,
+    mut head: tokio::sync::watch::Receiver<u64>,
+) -> Stop {
     loop {
-        if let Err(stop) = follow(live, &mut cursor, outbox).await {
-            return stop;
+        // The head known now first (another watcher of the game may have made it known),
+        // then each change.
+        let seq = *head.borrow_and_update();
+        if let Err(e) = live.heard(game, seq).await {
+            return Stop::Failed(e);
+        }
+        if head.changed().await.is_err() {
+            return Stop::Failed(log::Error::Closed.into());
         }
     }
 }
@@ -128,26 +153,6 @@ async fn follow<L: Log>(
         catch_up(live.log(), cursor, live_seq, outbox).await?;
     }
     pass_on(&mut feed, cursor, outbox).await
-}
-
-/// On a log other instances write too, this instance's feed carries only its own appends:
-/// the watcher follows the log itself (woken by any instance's commit) and folds it once,
-/// from the header. Returns when the log's watch ends.
-async fn follow_log<L: Log>(log: &L, cursor: &mut Cursor<'_>, outbox: &Outbox) -> Result<(), Stop> {
-    let records = log.watch(cursor.game, 0).await??;
-    let mut records = std::pin::pin!(records);
-    let mut fold: Option<Fold> = None;
-    while let Some(record) = records.next().await {
-        let record = record?;
-        let items = step(&mut fold, &record, cursor)?;
-        if record.seq >= cursor.next {
-            if !items.is_empty() {
-                outbox.put(record.seq, items).await?;
-            }
-            cursor.next = record.seq + 1;
-        }
-    }
-    Ok(())
 }
 
 /// Sends what the feed publishes, in seq order, until it has a gap for this console.
@@ -225,8 +230,8 @@ fn step(
             Ok(Vec::new())
         }
         Some(fold) => {
-            let (event, rulings) = fold.step(record)?;
-            Ok(Published::new(record, &event, &rulings, &fold.referee).items(from_seq))
+            let (event, step) = fold.step(record)?;
+            Ok(Published::new(record, &event, &step, &fold.referee).items(from_seq))
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::event::Event;
 use crate::log::{HASH_LEN, Log, Record};
-use crate::referee::{Referee, Ruling};
+use crate::referee::{Referee, Step};
 
 use super::Error;
 use super::load::{load_log, read_event, read_header};
@@ -13,6 +13,17 @@ pub struct Fold {
     pub referee: Referee,
     /// Hash of the last record folded.
     pub head_hash: [u8; HASH_LEN],
+    /// The last event folded and its words (`None` before the first), so that a board is
+    /// shown as it stands without reading the log again.
+    pub last: Option<Last>,
+}
+
+/// The last event a fold took: its record, the event read from it, and its words.
+#[derive(Clone, Debug)]
+pub struct Last {
+    pub record: Record,
+    pub event: Event,
+    pub words: String,
 }
 
 impl Fold {
@@ -22,6 +33,7 @@ impl Fold {
         Ok(Fold {
             referee: Referee::new(&header)?,
             head_hash: header_record.hash,
+            last: None,
         })
     }
 
@@ -31,6 +43,7 @@ impl Fold {
         let mut fold = Fold {
             referee: Referee::new(&loaded.header)?,
             head_hash: loaded.header_record.hash,
+            last: None,
         };
         for (record, event) in &loaded.events {
             fold.apply(record, event);
@@ -38,16 +51,23 @@ impl Fold {
         Ok(fold)
     }
 
-    /// Folds the next record, already parsed; returns the rulings it gave rise to.
-    pub fn apply(&mut self, record: &Record, event: &Event) -> Vec<Ruling> {
+    /// Folds the next record, already parsed: the one step per event that the live cache,
+    /// watchers and the console read (its words and its rulings).
+    pub fn apply(&mut self, record: &Record, event: &Event) -> Step {
         self.head_hash = record.hash;
-        self.referee.apply(record.seq, event)
+        let step = self.referee.step(record.seq, event);
+        self.last = Some(Last {
+            record: record.clone(),
+            event: event.clone(),
+            words: step.words.clone(),
+        });
+        step
     }
 
-    /// Parses and folds the next stored record: its event and the rulings it gave rise to.
-    pub fn step(&mut self, record: &Record) -> Result<(Event, Vec<Ruling>), Error> {
+    /// Parses and folds the next stored record: its event and its step.
+    pub fn step(&mut self, record: &Record) -> Result<(Event, Step), Error> {
         let event = read_event(record, self.referee.header())?;
-        let rulings = self.apply(record, &event);
-        Ok((event, rulings))
+        let step = self.apply(record, &event);
+        Ok((event, step))
     }
 }

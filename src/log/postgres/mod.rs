@@ -229,6 +229,10 @@ impl Log for PgLog {
         Some(self.inner.heads.changes())
     }
 
+    fn head(&self, game: &str) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.inner.heads.subscribe(game, 0))
+    }
+
     async fn claim(&self, game: &str) -> Result<Result<Lease, Rejection>, Error> {
         let conn = self.inner.connections.get().await?;
         let claimed = lease::claim(&conn, game, &self.inner.holder).await?;

@@ -612,21 +612,11 @@ impl<L: Log> Service<L> {
         }
     }
 
-    /// A game's board as the hall shows it now, from the live fold.
+    /// A game's board as the hall shows it now, from the live fold (which keeps its last
+    /// event and words: nothing is read from the log again).
     pub(super) async fn board_frame(&self, game: &str) -> Result<HallFrame, Error> {
         let guard = self.live.lock(game).await?;
-        let referee = &guard.fold().referee;
-        let last = referee.last_seq();
-        let record = if last == 0 {
-            None
-        } else {
-            self.log
-                .read(game, last, Some(last))
-                .await??
-                .into_iter()
-                .next()
-        };
-        Ok(hall_frame(referee, record.as_ref(), None, &[], true))
+        Ok(hall_frame(guard.fold(), &[], true))
     }
 
     /// The boards of the games `boards` names that `caller` may list, as they stand.
@@ -656,17 +646,17 @@ pub struct HallFrame {
     pub proto: proto::WatchGamesResponse,
 }
 
-/// The hall's frame for the board `referee` shows after `record` (None: no event yet).
+/// The hall's frame for the board as `fold` left it, with the rulings of its last event
+/// (a snapshot shows the game's latest ruling instead).
 pub fn hall_frame(
-    referee: &crate::referee::Referee,
-    record: Option<&crate::log::Record>,
-    words: Option<String>,
+    fold: &crate::stored::Fold,
     rulings: &[crate::referee::Ruling],
     snapshot: bool,
 ) -> HallFrame {
+    let referee = &fold.referee;
     let variant = referee.header().variant;
-    let text = record.map(|r| view::event_text(r, words));
-    let mut json = view::frame(referee, record, text.clone(), rulings);
+    let text = fold.last.as_ref().map(|last| last.words.clone());
+    let mut json = view::frame(referee, fold.last.as_ref(), rulings);
     // A snapshot's alert is the game's latest ruling, whichever event gave it.
     let latest = referee.rulings().last().filter(|_| snapshot);
     if let Some(latest) = latest {
@@ -688,7 +678,7 @@ pub fn hall_frame(
             .collect(),
         result: referee.ending().map(|e| e.result.as_str().into()),
         snapshot,
-        received_ms: record.map_or(0, |r| r.received_ms),
+        received_ms: fold.last.as_ref().map_or(0, |l| l.record.received_ms),
     };
     HallFrame {
         game: referee.header().id.clone(),

@@ -5,18 +5,12 @@ use serde_json::{Map, Value, json};
 
 use crate::event::{Decision, Event, EventKind, Header, Side};
 use crate::games::Variant;
-use crate::log::Record;
 use crate::referee::{Referee, Ruling};
-use crate::stored::{Error, LoadedLog};
+use crate::stored::{Error, Last, LoadedLog};
 
-/// The board after the event at `record`, as the hall shows it. `text` is the scoresheet's
-/// words for the event, taken before it was applied.
-pub fn frame(
-    referee: &Referee,
-    record: Option<&Record>,
-    text: Option<String>,
-    rulings: &[Ruling],
-) -> Value {
+/// The board after the event `last` (None: no event yet), as the hall shows it, with the
+/// event's words and the rulings it gave rise to.
+pub fn frame(referee: &Referee, last: Option<&Last>, rulings: &[Ruling]) -> Value {
     let variant = referee.header().variant;
     let mut m = Map::new();
     m.insert("id".into(), json!(referee.header().id));
@@ -31,13 +25,14 @@ pub fn frame(
         json!(referee.side_to_move().name(variant)),
     );
     m.insert("clock".into(), clock(referee));
+    let squares = last.map(|l| last_squares(&l.event)).unwrap_or_default();
+    m.insert("last".into(), json!(squares));
+    m.insert("move".into(), json!(last.map(|l| &l.words)));
+    m.insert("type".into(), json!(last.map(|l| l.event.kind.type_name())));
     m.insert(
-        "last".into(),
-        json!(record.map(last_squares).unwrap_or_default()),
+        "received_ms".into(),
+        json!(last.map(|l| l.record.received_ms)),
     );
-    m.insert("move".into(), json!(text));
-    m.insert("type".into(), json!(record.and_then(event_type)));
-    m.insert("received_ms".into(), json!(record.map(|r| r.received_ms)));
     m.insert("rulings".into(), rulings_json(rulings, variant));
     m.insert(
         "result".into(),
@@ -78,57 +73,17 @@ fn clock(referee: &Referee) -> Value {
     })
 }
 
-/// The event's `type` as the log names it.
-fn event_type(record: &Record) -> Option<String> {
-    let body: Value = serde_json::from_str(&record.body).ok()?;
-    body.get("type")?.as_str().map(str::to_string)
-}
-
 /// The squares a move touched, as the log names them, for the board to outline.
-fn last_squares(record: &Record) -> Vec<String> {
-    let Ok(Value::Object(body)) = serde_json::from_str::<Value>(&record.body) else {
-        return Vec::new();
-    };
-    if body.get("type").and_then(Value::as_str) != Some("move") {
-        return Vec::new();
+fn last_squares(event: &Event) -> Vec<String> {
+    match &event.kind {
+        EventKind::Move { from, to, .. } => vec![from.to_string(), to.to_string()],
+        EventKind::Place { to } => vec![to.to_string()],
+        _ => Vec::new(),
     }
-    ["from", "to"]
-        .iter()
-        .filter_map(|k| body.get(*k))
-        .map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect()
 }
 
 fn rulings_json(rulings: &[Ruling], variant: Variant) -> Value {
     Value::Array(rulings.iter().map(|r| r.to_value(variant)).collect())
-}
-
-/// How an event reads in the move list: the scoresheet's words for a move, else its type and
-/// fields as the log has them.
-pub fn event_text(record: &Record, described: Option<String>) -> String {
-    if let Some(words) = described {
-        return words;
-    }
-    let Ok(Value::Object(body)) = serde_json::from_str::<Value>(&record.body) else {
-        return record.body.clone();
-    };
-    let kind = body.get("type").and_then(Value::as_str).unwrap_or("event");
-    let details: Vec<String> = body
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "type" | "side"))
-        .map(|(k, v)| match v {
-            Value::String(s) => format!("{k} {s}"),
-            other => format!("{k} {other}"),
-        })
-        .collect();
-    if details.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind}: {}", details.join(", "))
-    }
 }
 
 /// A whole game for the board view: one frame per seq (0 = the start), every event with its
@@ -138,7 +93,7 @@ pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
     let header = &loaded.header;
     let variant = header.variant;
     let mut referee = Referee::new(header)?;
-    let mut frames = vec![frame(&referee, None, None, &[])];
+    let mut frames = vec![frame(&referee, None, &[])];
     let mut events = Vec::new();
     let mut overturns = Map::new();
     for (record, event) in loaded
@@ -146,20 +101,23 @@ pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
         .iter()
         .take_while(|(r, _)| up_to.is_none_or(|u| r.seq <= u))
     {
-        let described = referee.describe(event);
-        let rulings = referee.apply(record.seq, event);
-        let text = event_text(record, described);
+        let step = referee.step(record.seq, event);
         events.push(json!({
             "seq": record.seq,
             "side": event.side.name(variant),
             "type": event.kind.type_name(),
-            "text": text,
+            "text": step.words,
             "received_ms": record.received_ms,
         }));
         if let Some(target) = overturned(event) {
             overturns.insert(target.to_string(), json!(record.seq));
         }
-        frames.push(frame(&referee, Some(record), Some(text), &rulings));
+        let last = Last {
+            record: record.clone(),
+            event: event.clone(),
+            words: step.words,
+        };
+        frames.push(frame(&referee, Some(&last), &step.rulings));
     }
     let rulings: Vec<Value> = referee
         .rulings()
