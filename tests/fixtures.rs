@@ -392,7 +392,10 @@ const PLAYED_AT_ONCE: usize = 16;
 async fn play_all<L: Log>(servers: &[&TestServer<L>], all: &[Fixture]) -> Vec<String> {
     let turns = tokio::sync::Semaphore::new(PLAYED_AT_ONCE);
     let plays = all.iter().map(|f| async {
-        let _turn = turns.acquire().await.expect("the semaphore is never closed");
+        let _turn = turns
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
         play_and_check(servers, f).await
     });
     futures_util::future::join_all(plays)

@@ -1,9 +1,11 @@
 //! Shared test helpers: an in-process server on 127.0.0.1:0 and a client for it.
 
+pub mod components;
 pub mod http;
 pub mod pg_ha;
 pub mod postgres;
 pub mod process;
+pub mod report;
 pub mod webdriver;
 
 use std::net::SocketAddr;
