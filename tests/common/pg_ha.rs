@@ -88,7 +88,8 @@ impl NodeState {
 
 impl Formation {
     /// Creates and starts the formation and waits for a primary and a synchronous secondary;
-    /// None (after saying so loudly on stderr) when pg_autoctl or PostgreSQL is not installed.
+    /// None when pg_autoctl or PostgreSQL is not installed, after [`skip_or_fail`] said so (it
+    /// fails the test instead when components are required).
     pub fn start(test: &str) -> Option<Formation> {
         let Some(autoctl) = installed() else {
             let why = format!(
