@@ -34,6 +34,9 @@ use tokio_stream::StreamExt;
 #[path = "../tests/common/postgres.rs"]
 #[allow(dead_code)]
 mod postgres;
+// What the cluster does when PostgreSQL is not installed (postgres.rs calls it).
+#[path = "../tests/common/components.rs"]
+mod components;
 
 /// Bytes per raw write: about one stored clock press.
 const RAW_WRITE: usize = 256;

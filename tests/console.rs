@@ -1,7 +1,8 @@
 //! The arbiter console, tested as a person uses it: `referee serve --console` as a process,
 //! boards streaming over gRPC, and headless Chromium (Debian's `chromium` and
-//! `chromium-driver`) driven over WebDriver. Without them the browser test says loudly that
-//! it was skipped and how to run it; the HTTP tests run everywhere.
+//! `chromium-driver`) driven over WebDriver. Without them the browser tests say loudly that
+//! they were skipped and how to run them (or fail, under `.ci/test`: see
+//! `common::components`); the HTTP tests run everywhere.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -11,10 +12,16 @@ use referee::service::proto::{self, referee_client::RefereeClient};
 use serde_json::Value;
 use tonic::transport::Channel;
 
+use crate::common::components::skip_or_fail;
 use crate::common::http::request;
 use crate::common::process::ServeProcess;
 use crate::common::webdriver::{Browser, browser_paths};
 use crate::common::{create_game, referee, repo_path};
+
+/// What the browser tests say when Chromium or its driver is missing.
+const CHROMIUM_MISSING: &str = "headless Chromium not found (/usr/bin/chromium and \
+     /usr/bin/chromedriver); run the README's test command (.ci/test), which installs Debian's \
+     chromium and chromium-driver, or `apt-get install -y chromium chromium-driver`";
 
 /// How soon a board must show what a board streamed (issue 15: "within a second").
 const LIVE: Duration = Duration::from_secs(1);
@@ -224,12 +231,7 @@ fn console_needs_a_token_once_access_control_is_on() {
 #[test]
 fn console_in_a_real_browser() {
     let Some((chromium, driver)) = browser_paths() else {
-        eprintln!(
-            "\n*** SKIPPED console_in_a_real_browser: headless Chromium not found \
-             (/usr/bin/chromium and /usr/bin/chromedriver). Run the README's test command \
-             (./test), which installs Debian's chromium and chromium-driver, or \
-             `apt-get install -y chromium chromium-driver` ***\n"
-        );
+        skip_or_fail("console_in_a_real_browser", CHROMIUM_MISSING);
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");
@@ -447,10 +449,7 @@ fn public_view_runs_behind_by_its_delay_and_takes_no_word() {
 #[test]
 fn console_hall_of_150_boards() {
     let Some((chromium, driver)) = browser_paths() else {
-        eprintln!(
-            "\n*** SKIPPED console_hall_of_150_boards: headless Chromium not found; run \
-             .ci/test (it installs chromium and chromium-driver) ***\n"
-        );
+        skip_or_fail("console_hall_of_150_boards", CHROMIUM_MISSING);
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");

@@ -2,7 +2,9 @@
 //! in `#> ` comment lines, the rulings it must give, exactly. Every fixture runs through four
 //! paths that must agree: the pure fold, the gRPC service in-process (one event per append,
 //! as a board sends them), a console watching the game as it is played (`WatchGame` from seq
-//! 0, fed by the live referee), and the log reopened from disk.
+//! 0, fed by the live referee), and the log reopened from disk. Fixtures are played over gRPC
+//! several at once, and the sled log they are played into skips fdatasync: they test rules,
+//! and the crash and fault tests test durability.
 //!
 //! `REFEREE_BLESS=1 cargo test fixtures` rewrites the `#> ` lines from the pure fold; review
 //! the diff before committing it.
@@ -347,7 +349,7 @@ pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event
 async fn fixtures_agree_over_grpc_and_after_reopening_the_store() {
     let dir = tempfile::tempdir().expect("tempdir");
     let all = fixtures();
-    let server = TestServer::start(dir.path()).await;
+    let server = TestServer::start_unsynced(dir.path()).await;
     let mut failures = play_all(&[&server], &all).await;
     server.stop().await;
     // Connection and watcher tasks may still hold the store a moment after the server stops.
@@ -382,19 +384,41 @@ async fn fixtures_agree_over_grpc_with_the_log_in_postgres_on_two_instances() {
     report(failures);
 }
 
-/// Plays every fixture through the server with a console watching; what disagreed.
+/// Fixtures played over gRPC at once: each is a sequence of one-event round trips, so many in
+/// flight keep the server busy (and share its group commits); a bound keeps the watch streams
+/// and connections few.
+const PLAYED_AT_ONCE: usize = 16;
+
+/// Plays every fixture through the server with a console watching, several at once (each has
+/// its own game id); what disagreed, in fixture order.
 async fn play_all<L: Log>(servers: &[&TestServer<L>], all: &[Fixture]) -> Vec<String> {
-    let mut failures = Vec::new();
-    for f in all {
-        match play_over_grpc(servers, f).await {
-            Ok((acks, watched)) => {
-                failures.extend(check(f, "the gRPC service", &acks).err());
-                failures.extend(check(f, "WatchGame", &watched).err());
-            }
-            Err(e) => failures.push(e),
-        }
+    let turns = tokio::sync::Semaphore::new(PLAYED_AT_ONCE);
+    let plays = all.iter().map(|f| async {
+        let _turn = turns
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
+        play_and_check(servers, f).await
+    });
+    futures_util::future::join_all(plays)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Plays one fixture over gRPC; what disagreed.
+async fn play_and_check<L: Log>(servers: &[&TestServer<L>], f: &Fixture) -> Vec<String> {
+    match play_over_grpc(servers, f).await {
+        Ok((acks, watched)) => [
+            check(f, "the gRPC service", &acks).err(),
+            check(f, "WatchGame", &watched).err(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Err(e) => vec![e],
     }
-    failures
 }
 
 /// Loads every fixture's game from the reopened log and replays it; what disagreed.

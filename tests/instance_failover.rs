@@ -96,7 +96,7 @@ fn kill_9_of_one_instance_loses_no_acknowledged_event() {
     let moved = boards.iter().filter(|b| b.moved).count();
     let duplicates: u32 = boards.iter().map(|b| b.duplicates).sum();
     let acknowledged: usize = boards.iter().map(|b| b.acked).sum();
-    eprintln!(
+    let summary = format!(
         "instance_failover: {BOARDS} boards on 2 instances, {total} events; instance A killed \
          (kill -9) after {at_kill} acks; {moved} boards moved to B and resent {resends} times by \
          event id ({duplicates} of them stored by A before it died, acknowledged by B as \
@@ -105,6 +105,7 @@ fn kill_9_of_one_instance_loses_no_acknowledged_event() {
          after the kill",
         finished.as_secs_f64()
     );
+    crate::common::report::say("instance_failover", &summary);
     assert_eq!(acknowledged, total);
     assert!(moved > 0, "no board was on the killed instance");
     drop(servers.remove(0));

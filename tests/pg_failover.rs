@@ -169,7 +169,7 @@ async fn check(url: &str, boards: &[Board], kill: Instant, failover: Duration) {
         .and_then(|at| at.into_iter().max())
         .map(|at| at - kill);
     let resends: u32 = boards.iter().map(|b| b.resends).sum();
-    eprintln!(
+    let summary = format!(
         "pg_failover: {BOARDS} boards on 2 instances: acknowledged {acknowledged} events, present \
          {present} ({in_doubt} in flight at the stop, stored unacknowledged), lost {}, duplicated \
          0 (each e{{n}} at seq n); new primary reported {:.1} s after kill -9, every board \
@@ -178,6 +178,7 @@ async fn check(url: &str, boards: &[Board], kill: Instant, failover: Duration) {
         failover.as_secs_f64(),
         resumed.map_or(f64::NAN, |d| d.as_secs_f64()),
     );
+    crate::common::report::say("pg_failover", &summary);
     assert!(lost.is_empty(), "acknowledged events lost: {lost:?}");
     assert!(
         resumed.is_some(),

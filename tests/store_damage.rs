@@ -12,6 +12,12 @@ use std::path::{Path, PathBuf};
 
 use referee::log::{ANCHOR_FILE, Error, Log, NewEvent, Record, SledLog};
 
+use crate::common::report::say;
+
+/// The reports (see `common::report`) of the damage suite and of serving a truncated db.
+const SUITE_REPORT: &str = "store_damage-suite";
+const TRUNCATED_REPORT: &str = "store_damage-truncated-db";
+
 const GAMES: usize = 30;
 const EVENTS: u64 = 60;
 
@@ -347,7 +353,7 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
         }),
     );
 
-    println!(
+    let summary = format!(
         "damaged-store suite: {trials} trials on a store of {GAMES} games x {EVENTS} events \
          (db {db_len} bytes): refused with a message {}, served whole {}, served with \
          DATA_LOSS for the damaged games {} ({} games lost in all), silent rollback or \
@@ -367,9 +373,13 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
             .filter(|f| f.contains("panic"))
             .count(),
     );
+    say(SUITE_REPORT, &summary);
     for (kind, [refused, whole, lossy]) in &tally.kinds {
-        println!(
-            "  {kind}: refused {refused}, served whole {whole}, served with DATA_LOSS {lossy}"
+        say(
+            SUITE_REPORT,
+            &format!(
+                "  {kind}: refused {refused}, served whole {whole}, served with DATA_LOSS {lossy}"
+            ),
         );
     }
     assert!(tally.failures.is_empty(), "{:#?}", tally.failures);
@@ -459,14 +469,15 @@ fn serve_on_a_truncated_db_refuses_with_what_to_do_and_never_panics() {
                 "truncated to {percent}%: the refusal must say what to do: {stderr}"
             );
             refused += 1;
-            println!(
-                "  {percent}%: {}",
-                stderr.lines().last().unwrap_or_default()
-            );
+            let last = stderr.lines().last().unwrap_or_default();
+            say(TRUNCATED_REPORT, &format!("  {percent}%: {last}"));
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
-    println!("serve on a truncated db (db {db_len} bytes): refused {refused}, served {served}");
+    say(
+        TRUNCATED_REPORT,
+        &format!("serve on a truncated db (db {db_len} bytes): refused {refused}, served {served}"),
+    );
     assert!(
         refused > 0,
         "no truncation was refused: the test damaged nothing"

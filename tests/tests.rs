@@ -18,6 +18,7 @@ mod import;
 mod instance_failover;
 mod limits;
 mod live_memory;
+mod machine_paths;
 mod perft;
 mod pg_failover;
 mod postgres_log;

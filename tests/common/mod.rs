@@ -1,15 +1,17 @@
 //! Shared test helpers: an in-process server on 127.0.0.1:0 and a client for it.
 
+pub mod components;
 pub mod http;
 pub mod pg_ha;
 pub mod postgres;
 pub mod process;
+pub mod report;
 pub mod webdriver;
 
 use std::net::SocketAddr;
 use std::path::Path;
 
-use referee::log::{Log, PgLog, SledLog};
+use referee::log::{Durability, Log, PgLog, SledLog};
 use referee::service::proto::referee_client::RefereeClient;
 use referee::service::{Service, serve_on};
 use tokio::sync::oneshot;
@@ -24,6 +26,16 @@ pub struct TestServer<L: Log = SledLog> {
     task: Option<JoinHandle<()>>,
 }
 
+/// A "sync" that does nothing, for tests that check rulings, not durability: the crash and
+/// fault tests open their logs with the real fdatasync.
+struct NoSync;
+
+impl Durability for NoSync {
+    fn sync_data(&mut self, _file: &std::fs::File) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The token store of `data` as `referee serve` reads it: looked at once a second at most.
 fn server_tokens(data: &Path) -> referee::access::TokenStore {
     referee::access::TokenStore::new(data).rechecked_every(referee::access::SERVER_RECHECK)
@@ -32,6 +44,15 @@ fn server_tokens(data: &Path) -> referee::access::TokenStore {
 impl TestServer {
     pub async fn start(data: &Path) -> TestServer {
         let log = SledLog::open(data).expect("open log");
+        TestServer::run(Service::new(log.clone()), log).await
+    }
+
+    /// A server as [`TestServer::start`] whose log never calls fdatasync, for tests of the
+    /// rules only. sled's flush still writes each group commit into its file, so a reopen
+    /// after [`TestServer::stop`] finds every acknowledged event, but nothing is safe from a
+    /// power cut.
+    pub async fn start_unsynced(data: &Path) -> TestServer {
+        let log = SledLog::open_with(data, Box::new(NoSync)).expect("open log");
         TestServer::run(Service::new(log.clone()), log).await
     }
 

@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
+use super::components::skip_or_fail;
+
 /// Where Debian's PostgreSQL 15 keeps `pg_ctl`, `initdb` and `psql` (`pg_config --bindir`);
 /// pg_auto_failover's packaged extension is built for that version.
 const PG_BINDIR: &str = "/usr/lib/postgresql/15/bin";
@@ -86,14 +88,15 @@ impl NodeState {
 
 impl Formation {
     /// Creates and starts the formation and waits for a primary and a synchronous secondary;
-    /// None (after saying so loudly on stderr) when pg_autoctl or PostgreSQL is not installed.
+    /// None when pg_autoctl or PostgreSQL is not installed, after [`skip_or_fail`] said so (it
+    /// fails the test instead when components are required).
     pub fn start(test: &str) -> Option<Formation> {
         let Some(autoctl) = installed() else {
-            eprintln!(
-                "\n*** SKIPPED {test}: pg_autoctl or PostgreSQL 15 ({PG_BINDIR}) not found; \
-                 run .ci/test to install it (Debian's postgresql-15 and \
-                 postgresql-15-auto-failover) ***\n"
+            let why = format!(
+                "pg_autoctl or PostgreSQL 15 ({PG_BINDIR}) not found; run .ci/test to install \
+                 it (Debian's postgresql-15 and postgresql-15-auto-failover)"
             );
+            skip_or_fail(test, &why);
             return None;
         };
         let began = Instant::now();

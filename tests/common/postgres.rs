@@ -8,6 +8,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use super::components::skip_or_fail;
+
 /// A running cluster; stopped (`pg_ctl stop -m fast`) and its directory removed on drop.
 pub struct Cluster {
     dir: tempfile::TempDir,
@@ -17,14 +19,16 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// Starts a fresh cluster, or prints the loud SKIPPED line for `test` and returns `None`
-    /// when PostgreSQL's binaries are not installed.
+    /// Starts a fresh cluster, or returns `None` when PostgreSQL's binaries are not
+    /// installed, after [`skip_or_fail`] said so (it fails the test instead when components
+    /// are required).
     pub fn start(test: &str) -> Option<Cluster> {
         let Some(bin) = bin_dir() else {
-            eprintln!(
-                "\n*** SKIPPED {test}: PostgreSQL's initdb and pg_ctl not found (pg_config \
-                 --bindir, /usr/lib/postgresql/*/bin); run .ci/test to install it, or \
-                 `apt-get install -y postgresql` ***\n"
+            skip_or_fail(
+                test,
+                "PostgreSQL's initdb and pg_ctl not found (pg_config --bindir, \
+                 /usr/lib/postgresql/*/bin); run .ci/test to install it, or \
+                 `apt-get install -y postgresql`",
             );
             return None;
         };

@@ -2,10 +2,10 @@
 # Draughts perft from the start, the referee and pydraughts in one run (BENCHMARKS.md).
 # pydraughts manages about a thousand nodes a second, so it is compared at depth 5 (27,117
 # nodes); the referee also runs depth 8 (6,483,961 nodes). Usage, from the repository:
-#   python3 -m venv /work/wt/venv && /work/wt/venv/bin/pip install pydraughts
-#   VENV=/work/wt/venv sh tests/tools/draughts-perft-side-by-side.sh [PYDEPTH]
+#   python3 -m venv .venv && .venv/bin/pip install pydraughts
+#   VENV=.venv sh tests/tools/draughts-perft-side-by-side.sh [PYDEPTH]
 set -e
-VENV=${VENV:-/work/wt/venv}
+: "${VENV:?set VENV to a venv with pydraughts (python3 -m venv .venv && .venv/bin/pip install pydraughts)}"
 PYDEPTH=${1:-5}
 cargo bench --bench perft -- draughts "$PYDEPTH"
 cargo bench --bench perft -- draughts 8

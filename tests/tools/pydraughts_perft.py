@@ -1,8 +1,8 @@
 """Draughts perft with pydraughts, an independent implementation, for side-by-side speed and
 count checks against `referee perft --variant draughts` / `cargo bench --bench perft`.
 
-    python3 -m venv /work/wt/venv && /work/wt/venv/bin/pip install pydraughts   # 0.6.7
-    /work/wt/venv/bin/python tests/tools/pydraughts_perft.py DEPTH [FEN]
+    python3 -m venv .venv && .venv/bin/pip install pydraughts   # 0.6.7
+    .venv/bin/python tests/tools/pydraughts_perft.py DEPTH [FEN]
 
 Counts as the referee does: pydraughts lists a capture once per route, so moves with the same
 start, end and captured set are counted (and followed) once. Leaves are counted in bulk at

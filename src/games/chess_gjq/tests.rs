@@ -44,7 +44,8 @@ fn targets(p: &Position, from: &str) -> Vec<String> {
     to
 }
 
-/// /work/shared/spec/examples/chess_gjq-opening.jsonl (chess_gjq 3.1.3, 3.1.5).
+/// ../shared/spec/examples/chess_gjq-opening.jsonl (the project's shared folder, beside the
+/// repository; chess_gjq 3.1.3, 3.1.5).
 #[test]
 fn the_opening_example_of_the_log_spec() {
     let mut p = Position::startpos();

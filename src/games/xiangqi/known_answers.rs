@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Illegal, Move, Position, START_FEN, Status, perft};
 
-/// Perft counts by depth from 1. Source: /work/shared/data/perft/perft_reference.json,
+/// Perft counts by depth from 1. Source: ../shared/data/perft/perft_reference.json (the
+/// project's shared data folder, beside the repository),
 /// section "xiangqi" (which cites wukong-xiangqi, Fairy-Stockfish tests/perft.sh and the
 /// folium engine). Depths kept small here (the start position to 4, as published by all
 /// three); `perft_file` checks every count of `tests/perft/xiangqi.perft` up to 5 million.
@@ -55,8 +56,9 @@ fn perft_start_depth_5() {
     assert!(seconds < 10.0, "{seconds:.2} s");
 }
 
-/// The shared data folder, found from this file's path: `/work/main/src/games/xiangqi`
-/// in the harness, `src/games/xiangqi` (relative to the repo) in the main crate.
+/// The copy of the shared data set in `tests/data`, found from this file's path: `file!()` is
+/// `src/games/xiangqi/known_answers.rs`, relative to the repository (where `cargo test` runs
+/// unit tests), or that path made absolute when the compiler was given an absolute one.
 fn shared_data(relative: &str) -> PathBuf {
     let here = Path::new(file!());
     let repo = here.ancestors().nth(4).unwrap_or(Path::new(""));
