@@ -10,7 +10,7 @@ use crate::common::repo_path;
 
 const BUDGET: u64 = 2_000_000;
 
-/// The deep run's ceiling: about a minute for all three files in release.
+/// The deep run's ceiling: about a minute for all the files in release.
 const DEEP: u64 = 50_000_000;
 
 struct Case {
@@ -53,15 +53,7 @@ fn parse(file: &str, text: &str) -> Vec<Case> {
 }
 
 fn run(variant: Variant, counts: std::ops::RangeInclusive<u64>) {
-    let file = format!(
-        "tests/perft/{}.perft",
-        match variant {
-            Variant::ChessGjq => "chess",
-            Variant::Xiangqi => "xiangqi",
-            Variant::Draughts => "draughts",
-            Variant::Renju => "renju",
-        }
-    );
+    let file = format!("tests/perft/{}.perft", variant.name());
     let text = std::fs::read_to_string(repo_path(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(
         text.lines().any(|l| l.starts_with("# Source:")),
@@ -83,24 +75,12 @@ fn run(variant: Variant, counts: std::ops::RangeInclusive<u64>) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every game has its file (`tests/perft/NAME.perft`); a game without one fails here.
 #[test]
-fn xiangqi_perft_known_answers() {
-    run(Variant::Xiangqi, 0..=BUDGET);
-}
-
-#[test]
-fn chess_perft_known_answers() {
-    run(Variant::ChessGjq, 0..=BUDGET);
-}
-
-#[test]
-fn draughts_perft_known_answers() {
-    run(Variant::Draughts, 0..=BUDGET);
-}
-
-#[test]
-fn renju_perft_known_answers() {
-    run(Variant::Renju, 0..=BUDGET);
+fn perft_known_answers() {
+    for &variant in Variant::ALL {
+        run(variant, 0..=BUDGET);
+    }
 }
 
 #[test]

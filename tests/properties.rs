@@ -47,7 +47,7 @@ fn event(variant: Variant, (kind, a, b, side): (u8, u8, u8, bool)) -> Event {
             square: square(variant, a),
             adjust: b % 2 == 0,
         },
-        7 if variant == Variant::ChessGjq => EventKind::Reveal {
+        7 if variant.spec().moves.reveals => EventKind::Reveal {
             square: square(variant, a),
             piece: ['Q', 'R', 'B', 'N', 'P'][usize::from(b % 5)],
             promotion: None,
@@ -66,18 +66,19 @@ fn event(variant: Variant, (kind, a, b, side): (u8, u8, u8, bool)) -> Event {
     }
 }
 
-/// A move between the squares `a` and `b` picks, or a renju stone on `b`.
+/// A move between the squares `a` and `b` picks, or, in a game whose pieces are placed
+/// (its spec's move has no `from`: renju), a piece placed on `b`.
 fn a_move(variant: Variant, a: u8, b: u8) -> EventKind {
-    match variant {
-        Variant::Renju => EventKind::Place {
+    if !variant.spec().moves.from {
+        return EventKind::Place {
             to: square(variant, b),
-        },
-        _ => EventKind::Move {
-            from: square(variant, a),
-            to: square(variant, b),
-            promotion: None,
-            captures: None,
-        },
+        };
+    }
+    EventKind::Move {
+        from: square(variant, a),
+        to: square(variant, b),
+        promotion: None,
+        captures: None,
     }
 }
 
