@@ -149,7 +149,10 @@ fn the_checker_finds_a_short_list_and_passes_a_whole_one() {
     // The examples are put together here so that this file itself holds no short list.
     let [a, b, c] = [Variant::Xiangqi, Variant::ChessGjq, Variant::Draughts].map(Variant::name);
     assert_eq!(short_lists(&format!("--variant {{{a}|{b}|{c}}}")).len(), 1);
-    let glossed = format!("for {} (国象翻棋), {a} (象棋) and international {c}", "Chess Gjq");
+    let glossed = format!(
+        "for {} (国象翻棋), {a} (象棋) and international {c}",
+        "Chess Gjq"
+    );
     assert_eq!(short_lists(&glossed).len(), 1);
     assert!(short_lists(&format!("{a}(T),\n    {c}(U),\n    Renju")).is_empty());
     let marked =

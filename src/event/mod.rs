@@ -35,6 +35,16 @@ pub enum Side {
     Arbiter,
 }
 
+/// The player whose turn the board gives, as events name sides.
+impl From<crate::games::Player> for Side {
+    fn from(player: crate::games::Player) -> Side {
+        match player {
+            crate::games::Player::First => Side::First,
+            crate::games::Player::Second => Side::Second,
+        }
+    }
+}
+
 impl Side {
     /// The name used in this variant's logs (`white`, `red`, `black`, `arbiter`).
     pub fn name(self, variant: Variant) -> &'static str {

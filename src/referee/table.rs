@@ -4,7 +4,7 @@
 //! [`Table`] enum, not a `Box<dyn>`; its `impl` below is the one place that names every game.
 
 use crate::event::{ClaimKind, Event, Header, Side};
-use crate::games::Variant;
+use crate::games::{Game, Variant};
 
 use super::article::Article;
 use super::chess_gjq::ChessGjqTable;
@@ -40,14 +40,27 @@ pub struct TimeDraw {
     pub why: String,
 }
 
+/// The position a table plays on, as the games' own trait ([`Game`]) sees it: what reads
+/// the same in every game (its FEN, whose turn it is) is written once, here.
+pub trait Positioned {
+    type Position: Game;
+    fn position(&self) -> &Self::Position;
+
+    /// The current position as FEN.
+    fn fen(&self) -> String {
+        self.position().fen()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.position().to_move().into()
+    }
+}
+
 /// One game's rules as the referee applies them. No method has a default: a new game
 /// states each part of its policy.
 pub trait GameTable {
     /// The rule book's policy for the shared modules.
     fn policy(&self) -> Policy;
-    /// The current position as FEN.
-    fn fen(&self) -> String;
-    fn side_to_move(&self) -> Side;
     /// How a scoresheet writes `event` before it is applied (see [`super::Referee::describe`]).
     fn describe(&self, event: &Event) -> Option<String>;
     /// The game's own judgment of an event, after the shared rules.
@@ -81,26 +94,6 @@ pub enum Table {
     Renju(RenjuTable),
 }
 
-impl Table {
-    /// The table of the game the header names, at its start position.
-    pub fn new(header: &Header) -> Result<Table, SetupError> {
-        Ok(match header.variant {
-            Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
-            Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
-            Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
-            Variant::Renju => Table::Renju(RenjuTable::new(header)?),
-        })
-    }
-
-    /// Draughts: the start position and the moves that stand; `None` for the other games.
-    pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
-        match self {
-            Table::Draughts(t) => Some(t.record()),
-            Table::ChessGjq(_) | Table::Xiangqi(_) | Table::Renju(_) => None,
-        }
-    }
-}
-
 /// Forwards a call to the table of whichever game this is.
 macro_rules! forward {
     ($table:expr, $t:ident => $call:expr) => {
@@ -113,17 +106,38 @@ macro_rules! forward {
     };
 }
 
+impl Table {
+    /// The table of the game the header names, at its start position.
+    pub fn new(header: &Header) -> Result<Table, SetupError> {
+        Ok(match header.variant {
+            Variant::ChessGjq => Table::ChessGjq(ChessGjqTable::new(header)?),
+            Variant::Xiangqi => Table::Xiangqi(XiangqiTable::new(header)?),
+            Variant::Draughts => Table::Draughts(DraughtsTable::new(header)?),
+            Variant::Renju => Table::Renju(RenjuTable::new(header)?),
+        })
+    }
+
+    /// The current position as FEN.
+    pub fn fen(&self) -> String {
+        forward!(self, t => Positioned::fen(t))
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        forward!(self, t => Positioned::side_to_move(t))
+    }
+
+    /// Draughts: the start position and the moves that stand; `None` for the other games.
+    pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
+        match self {
+            Table::Draughts(t) => Some(t.record()),
+            Table::ChessGjq(_) | Table::Xiangqi(_) | Table::Renju(_) => None,
+        }
+    }
+}
+
 impl GameTable for Table {
     fn policy(&self) -> Policy {
         forward!(self, t => GameTable::policy(t))
-    }
-
-    fn fen(&self) -> String {
-        forward!(self, t => GameTable::fen(t))
-    }
-
-    fn side_to_move(&self) -> Side {
-        forward!(self, t => GameTable::side_to_move(t))
     }
 
     fn describe(&self, event: &Event) -> Option<String> {

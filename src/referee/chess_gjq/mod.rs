@@ -13,6 +13,7 @@ use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Status};
 use crate::referee::Article;
+use crate::referee::table::Positioned;
 
 use self::draws::DrawCounters;
 use self::notation::Played;
@@ -45,10 +46,6 @@ impl ChessGjqTable {
         })
     }
 
-    pub fn fen(&self) -> String {
-        self.position.to_fen()
-    }
-
     /// Owners of the occupied squares and the legal moves, for touch-move (chess_gjq 8.2).
     pub fn touch_view(&self) -> crate::referee::touch::View {
         use crate::games::chess_gjq::Square as Sq;
@@ -72,10 +69,6 @@ impl ChessGjqTable {
             })
             .collect();
         crate::referee::touch::View { owners, legal }
-    }
-
-    pub fn side_to_move(&self) -> Side {
-        side_of(self.position.side_to_move())
     }
 
     /// How the scoresheet of chess_gjq 9.3 writes `event` in the current position: a move

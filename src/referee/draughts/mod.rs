@@ -12,6 +12,7 @@ use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::draughts::{Color, Irregularity, Move, Position, Record, Resolution, Square};
 use crate::referee::Article;
+use crate::referee::table::Positioned;
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
@@ -57,14 +58,6 @@ impl DraughtsTable {
             touch: None,
             touch_used: None,
         })
-    }
-
-    pub fn fen(&self) -> String {
-        self.game.position.to_fen()
-    }
-
-    pub fn side_to_move(&self) -> Side {
-        side_of(self.game.position.side_to_move())
     }
 
     /// The start position and the moves that stand on the board, in order.

@@ -5,7 +5,7 @@ use crate::event::{ClaimKind, Event, Header, Side};
 
 use super::super::article::Article;
 use super::super::offers::{OfferMoment, OfferRule};
-use super::super::table::{GameTable, Policy, TimeDraw};
+use super::super::table::{GameTable, Policy, Positioned, TimeDraw};
 use super::super::touch::View;
 use super::{DraughtsTable, Ruling};
 
@@ -29,14 +29,6 @@ const POLICY: Policy = Policy {
 impl GameTable for DraughtsTable {
     fn policy(&self) -> Policy {
         POLICY
-    }
-
-    fn fen(&self) -> String {
-        self.fen()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side_to_move()
     }
 
     fn describe(&self, event: &Event) -> Option<String> {
@@ -72,6 +64,14 @@ impl GameTable for DraughtsTable {
         left: Option<i64>,
     ) -> Option<Ruling> {
         (claim == ClaimKind::InsufficientMaterial).then(|| self.judgment_claim(seq, side, left))
+    }
+}
+
+impl Positioned for DraughtsTable {
+    type Position = crate::games::draughts::Position;
+
+    fn position(&self) -> &Self::Position {
+        &self.game.position
     }
 }
 

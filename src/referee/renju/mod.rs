@@ -332,14 +332,6 @@ impl GameTable for RenjuTable {
         policy::POLICY
     }
 
-    fn fen(&self) -> String {
-        self.board.to_fen()
-    }
-
-    fn side_to_move(&self) -> Side {
-        side_of(self.board.to_move())
-    }
-
     /// A stone as a scoresheet writes it (`h8`), if it may be placed there now.
     fn describe(&self, event: &Event) -> Option<String> {
         let EventKind::Place { to } = &event.kind else {
@@ -463,6 +455,14 @@ fn ruling(
         text,
         evidence,
         reason: Reason::Plain,
+    }
+}
+
+impl super::table::Positioned for RenjuTable {
+    type Position = Board;
+
+    fn position(&self) -> &Board {
+        &self.board
     }
 }
 

@@ -17,6 +17,7 @@ use crate::event::{Event, EventKind, Header, Procedure, RuleSet, Side};
 use crate::games::Variant;
 use crate::games::xiangqi::{Color, Illegal, Move, Position, Square, Status};
 use crate::referee::Article;
+use crate::referee::table::Positioned;
 
 use self::judgment::{Judgment, judge_cycle, move_words};
 use self::move_limit::{MoveLimit, count_words};
@@ -90,10 +91,6 @@ impl XiangqiTable {
         })
     }
 
-    pub fn fen(&self) -> String {
-        self.position.to_fen()
-    }
-
     /// Owners of the occupied points and the legal moves, for touch-move.
     pub fn touch_view(&self) -> crate::referee::touch::View {
         let owners = (0..crate::games::xiangqi::Square::COUNT)
@@ -127,10 +124,6 @@ impl XiangqiTable {
             .as_ref()
             .is_some_and(|d| d.positions.contains(&key));
         self.standing.describe(on_cycle)
-    }
-
-    pub fn side_to_move(&self) -> Side {
-        side_of(self.position.side_to_move())
     }
 
     /// A move in Chinese notation with its ICCS squares and WXF (`炮二平五 h2e2 C2=5`), in

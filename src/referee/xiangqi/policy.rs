@@ -5,7 +5,7 @@ use crate::event::{ClaimKind, Event, Header, Side};
 
 use super::super::article::Article;
 use super::super::offers::{OfferMoment, OfferRule};
-use super::super::table::{GameTable, Policy, TimeDraw};
+use super::super::table::{GameTable, Policy, Positioned, TimeDraw};
 use super::super::touch::{TouchRule, View};
 use super::{Ruling, XiangqiTable};
 
@@ -30,14 +30,6 @@ const POLICY: Policy = Policy {
 impl GameTable for XiangqiTable {
     fn policy(&self) -> Policy {
         POLICY
-    }
-
-    fn fen(&self) -> String {
-        self.fen()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side_to_move()
     }
 
     fn describe(&self, event: &Event) -> Option<String> {
@@ -67,6 +59,14 @@ impl GameTable for XiangqiTable {
 
     fn timed_claim(&self, _: u64, _: Side, _: ClaimKind, _: Option<i64>) -> Option<Ruling> {
         None
+    }
+}
+
+impl Positioned for XiangqiTable {
+    type Position = crate::games::xiangqi::Position;
+
+    fn position(&self) -> &Self::Position {
+        &self.position
     }
 }
 
