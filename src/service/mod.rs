@@ -195,18 +195,45 @@ impl<L: Log> Service<L> {
         let guard = self.live.lock_to_write(game).await?;
         let variant = guard.fold().referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
-        for (_, event) in &parsed {
+        self.append_locked(guard, game, expected_seq, &parsed, caller)
+            .await
+    }
+
+    /// Appends events already parsed (the console's arbiter word, read from its log line):
+    /// the same checks and path as a board's append, with no proto in between.
+    pub(super) async fn append_parsed(
+        &self,
+        game: &str,
+        expected_seq: u64,
+        parsed: &[(String, Event)],
+        caller: &Caller,
+    ) -> Result<proto::AppendEventsResponse, Error> {
+        let guard = self.live.lock_to_write(game).await?;
+        self.append_locked(guard, game, expected_seq, parsed, caller)
+            .await
+    }
+
+    /// Appends parsed events the caller may write, with the game locked for writing.
+    async fn append_locked(
+        &self,
+        guard: LiveGuard,
+        game: &str,
+        expected_seq: u64,
+        parsed: &[(String, Event)],
+        caller: &Caller,
+    ) -> Result<proto::AppendEventsResponse, Error> {
+        for (_, event) in parsed {
             caller.may_append(game, event.side)?;
         }
         match self
-            .store(guard, game, expected_seq, &parsed, &caller.writer)
+            .store(guard, game, expected_seq, parsed, &caller.writer)
             .await
         {
             // Another instance took the game since this one loaded it: nothing was written;
             // once more with the game claimed back and reloaded, decided on the log's head.
             Err(Error::Rejected(crate::log::Rejection::Fenced { .. })) => {
                 let guard = self.live.lock_to_write(game).await?;
-                self.store(guard, game, expected_seq, &parsed, &caller.writer)
+                self.store(guard, game, expected_seq, parsed, &caller.writer)
                     .await
             }
             stored => stored,

@@ -351,30 +351,22 @@ async fn arbiter_event<L: Log>(
     body: &str,
     caller: &Caller,
 ) -> Result<Value, Error> {
-    let info =
-        c.service
-            .log
-            .info(game)
-            .await?
-            .ok_or_else(|| crate::log::Rejection::UnknownGame {
-                game: game.to_string(),
-            })?;
-    let header = load_log(&c.service.log, game, Some(0)).await?.header;
-    let event =
-        event_from_json(body, header.variant, None).map_err(|e| Error::invalid("body", e))?;
+    let (variant, last_seq) = {
+        let guard = c.service.live.lock(game).await?;
+        let referee = &guard.fold().referee;
+        (referee.header().variant, referee.last_seq())
+    };
+    let event = event_from_json(body, variant, None).map_err(|e| Error::invalid("body", e))?;
     if !matches!(event.kind, EventKind::Arbiter { .. }) || event.side != Side::Arbiter {
         return Err(Error::invalid(
             "body",
             "the console writes only arbiter events (\"type\":\"arbiter\",\"side\":\"arbiter\")",
         ));
     }
-    let new = proto::NewEvent {
-        event_id: format!("console-{}-{}", now_ms(), info.last_seq + 1),
-        event: Some(super::convert::event_to_proto(&event, header.variant)),
-    };
+    let event_id = format!("console-{}-{}", now_ms(), last_seq + 1);
     let appended = c
         .service
-        .append(game, info.last_seq + 1, vec![new], caller)
+        .append_parsed(game, last_seq + 1, &[(event_id, event)], caller)
         .await?;
     Ok(json!({ "seqs": appended.seqs, "result": appended.result }))
 }
