@@ -47,6 +47,8 @@ impl std::error::Error for BadFen {}
 pub trait Game: Clone + Sized {
     /// A move in the game's own terms.
     type Move: Clone + fmt::Display;
+    /// A square (or point) of the board, in the game's own terms.
+    type Square: Copy;
     /// The variant tag of this game.
     const VARIANT: Variant;
 
@@ -57,6 +59,11 @@ pub trait Game: Clone + Sized {
     fn fen(&self) -> String;
     fn to_move(&self) -> Player;
     fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Whose piece stands on each occupied square.
+    fn occupants(&self) -> Vec<(Self::Square, Player)>;
+    /// The square a move leaves and the one it reaches; `None` for a piece placed on the
+    /// board rather than moved (a renju stone).
+    fn move_squares(mv: &Self::Move) -> Option<(Self::Square, Self::Square)>;
     /// Plays a legal move (the caller checked it; an illegal one leaves a position the rules
     /// never reach).
     fn play_move(&mut self, mv: &Self::Move);
@@ -96,6 +103,7 @@ fn loser_is(to_move: Player) -> Outcome {
 
 impl Game for xiangqi::Position {
     type Move = xiangqi::Move;
+    type Square = xiangqi::Square;
     const VARIANT: Variant = Variant::Xiangqi;
 
     fn startpos() -> Self {
@@ -112,6 +120,18 @@ impl Game for xiangqi::Position {
     }
     fn legal_moves(&self) -> Vec<Self::Move> {
         xiangqi::Position::legal_moves(self)
+    }
+    fn occupants(&self) -> Vec<(Self::Square, Player)> {
+        (0..xiangqi::Square::COUNT)
+            .filter_map(xiangqi::Square::from_index)
+            .filter_map(|sq| {
+                let piece = self.piece_at(sq)?;
+                Some((sq, player(piece.color == xiangqi::Color::Red)))
+            })
+            .collect()
+    }
+    fn move_squares(mv: &Self::Move) -> Option<(Self::Square, Self::Square)> {
+        Some((mv.from, mv.to))
     }
     fn play_move(&mut self, mv: &Self::Move) {
         self.play(*mv);
@@ -132,6 +152,7 @@ impl Game for xiangqi::Position {
 
 impl Game for chess_gjq::Position {
     type Move = chess_gjq::Move;
+    type Square = chess_gjq::Square;
     const VARIANT: Variant = Variant::ChessGjq;
 
     fn startpos() -> Self {
@@ -148,6 +169,18 @@ impl Game for chess_gjq::Position {
     }
     fn legal_moves(&self) -> Vec<Self::Move> {
         chess_gjq::Position::legal_moves(self)
+    }
+    fn occupants(&self) -> Vec<(Self::Square, Player)> {
+        (0..chess_gjq::Square::COUNT)
+            .filter_map(chess_gjq::Square::from_index)
+            .filter_map(|sq| {
+                let piece = self.piece_at(sq)?;
+                Some((sq, player(piece.color == chess_gjq::Color::White)))
+            })
+            .collect()
+    }
+    fn move_squares(mv: &Self::Move) -> Option<(Self::Square, Self::Square)> {
+        Some((mv.from, mv.to))
     }
     /// The move only: a hidden piece that moved waits for its reveal (chess_gjq 3.1.5).
     fn play_move(&mut self, mv: &Self::Move) {
@@ -169,6 +202,7 @@ impl Game for chess_gjq::Position {
 
 impl Game for draughts::Position {
     type Move = draughts::Move;
+    type Square = draughts::Square;
     const VARIANT: Variant = Variant::Draughts;
 
     fn startpos() -> Self {
@@ -186,6 +220,14 @@ impl Game for draughts::Position {
     fn legal_moves(&self) -> Vec<Self::Move> {
         draughts::Position::legal_moves(self)
     }
+    fn occupants(&self) -> Vec<(Self::Square, Player)> {
+        self.pieces()
+            .map(|(sq, piece)| (sq, player(piece.color == draughts::Color::White)))
+            .collect()
+    }
+    fn move_squares(mv: &Self::Move) -> Option<(Self::Square, Self::Square)> {
+        Some((mv.from(), mv.to()))
+    }
     fn play_move(&mut self, mv: &Self::Move) {
         self.play(mv);
     }
@@ -202,6 +244,7 @@ impl Game for draughts::Position {
 
 impl Game for renju::Board {
     type Move = renju::Point;
+    type Square = renju::Point;
     const VARIANT: Variant = Variant::Renju;
 
     fn startpos() -> Self {
@@ -225,6 +268,15 @@ impl Game for renju::Board {
         renju::Point::all()
             .filter(|&p| self.stone(p).is_none())
             .collect()
+    }
+    fn occupants(&self) -> Vec<(Self::Square, Player)> {
+        renju::Point::all()
+            .filter_map(|p| Some((p, player(self.stone(p)? == renju::Stone::Black))))
+            .collect()
+    }
+    /// A stone is placed, not moved.
+    fn move_squares(_mv: &Self::Move) -> Option<(Self::Square, Self::Square)> {
+        None
     }
     fn play_move(&mut self, mv: &Self::Move) {
         // The caller checked the point is empty (the trait's contract).

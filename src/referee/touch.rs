@@ -13,7 +13,7 @@
 //! of these a game follows is its table's [`TouchRule`].
 
 use crate::event::{Side, Square};
-use crate::games::Variant;
+use crate::games::{Game, Variant};
 
 use super::article::Article;
 use super::move_text::move_text;
@@ -36,6 +36,23 @@ pub struct View {
 }
 
 impl View {
+    /// The view of any game's position, written once over the games' trait; `square` names
+    /// the game's squares as events do (`Square::Xiangqi`).
+    pub fn of<P: Game>(position: &P, square: fn(P::Square) -> Square) -> View {
+        let owners = position
+            .occupants()
+            .into_iter()
+            .map(|(sq, player)| (square(sq), Side::from(player)))
+            .collect();
+        let legal = position
+            .legal_moves()
+            .iter()
+            .filter_map(P::move_squares)
+            .map(|(from, to)| (square(from), square(to)))
+            .collect();
+        View { owners, legal }
+    }
+
     fn owner(&self, sq: Square) -> Option<Side> {
         self.owners
             .iter()

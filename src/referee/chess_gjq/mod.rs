@@ -11,7 +11,7 @@ mod time;
 
 use crate::event::{ClaimKind, Event, EventKind, Header, Side};
 use crate::games::Variant;
-use crate::games::chess_gjq::{Color, Illegal, Move, Position, Role, Square, Status};
+use crate::games::chess_gjq::{Illegal, Move, Position, Role, Square, Status};
 use crate::referee::Article;
 use crate::referee::table::Positioned;
 
@@ -44,31 +44,6 @@ impl ChessGjqTable {
             pending: None,
             draws,
         })
-    }
-
-    /// Owners of the occupied squares and the legal moves, for touch-move (chess_gjq 8.2).
-    pub fn touch_view(&self) -> crate::referee::touch::View {
-        use crate::games::chess_gjq::Square as Sq;
-        let owners = (0..Sq::COUNT)
-            .filter_map(Sq::from_index)
-            .filter_map(|sq| {
-                self.position
-                    .piece_at(sq)
-                    .map(|p| (crate::event::Square::ChessGjq(sq), side_of(p.color)))
-            })
-            .collect();
-        let legal = self
-            .position
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                (
-                    crate::event::Square::ChessGjq(m.from),
-                    crate::event::Square::ChessGjq(m.to),
-                )
-            })
-            .collect();
-        crate::referee::touch::View { owners, legal }
     }
 
     /// How the scoresheet of chess_gjq 9.3 writes `event` in the current position: a move
@@ -288,13 +263,6 @@ impl ChessGjqTable {
             self.fen()
         );
         Ruling::draw(seq, RulingKind::Stalemate, Article::ChessGjq("6.3"), text)
-    }
-}
-
-fn side_of(color: Color) -> Side {
-    match color {
-        Color::White => Side::First,
-        Color::Black => Side::Second,
     }
 }
 

@@ -46,7 +46,8 @@ impl GameTable for ChessGjqTable {
     }
 
     fn touch_view(&self) -> Option<View> {
-        Some(self.touch_view())
+        // Owners of the occupied squares and the legal moves (chess_gjq 8.2).
+        Some(View::of(self.position(), crate::event::Square::ChessGjq))
     }
 
     fn open_conditions(&self) -> Vec<String> {

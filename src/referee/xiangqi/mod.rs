@@ -91,30 +91,6 @@ impl XiangqiTable {
         })
     }
 
-    /// Owners of the occupied points and the legal moves, for touch-move.
-    pub fn touch_view(&self) -> crate::referee::touch::View {
-        let owners = (0..crate::games::xiangqi::Square::COUNT)
-            .filter_map(crate::games::xiangqi::Square::from_index)
-            .filter_map(|sq| {
-                self.position
-                    .piece_at(sq)
-                    .map(|p| (crate::event::Square::Xiangqi(sq), side_of(p.color)))
-            })
-            .collect();
-        let legal = self
-            .position
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                (
-                    crate::event::Square::Xiangqi(m.from),
-                    crate::event::Square::Xiangqi(m.to),
-                )
-            })
-            .collect();
-        crate::referee::touch::View { owners, legal }
-    }
-
     /// The orders to vary and claimable draws that stand, in words (see `standing`).
     pub fn open_conditions(&self) -> Vec<String> {
         let key = self.position.repetition_key();

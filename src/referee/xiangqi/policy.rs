@@ -45,7 +45,7 @@ impl GameTable for XiangqiTable {
     }
 
     fn touch_view(&self) -> Option<View> {
-        Some(self.touch_view())
+        Some(View::of(self.position(), crate::event::Square::Xiangqi))
     }
 
     fn open_conditions(&self) -> Vec<String> {
