@@ -11,7 +11,7 @@
 //! by its referee.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -121,6 +121,36 @@ pub struct LiveGames<L: Log> {
     summaries: Mutex<HashMap<String, Summary>>,
     /// Whether the task that follows other instances' appends for the hall runs.
     following: AtomicBool,
+    /// Hall watchers by the form they read (the console's JSON, `WatchGames`' proto): a
+    /// frame is rendered only in the forms someone reads.
+    hall_readers: [Arc<AtomicUsize>; 2],
+}
+
+/// The forms a hall frame is rendered in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HallForms {
+    pub json: bool,
+    pub proto: bool,
+}
+
+impl HallForms {
+    pub const JSON: HallForms = HallForms {
+        json: true,
+        proto: false,
+    };
+    pub const PROTO: HallForms = HallForms {
+        json: false,
+        proto: true,
+    };
+}
+
+/// A hall watcher counted for as long as it reads (see [`LiveGames::hall`]).
+pub struct HallReader(Arc<AtomicUsize>);
+
+impl Drop for HallReader {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// A live game, locked and loaded.
@@ -183,6 +213,7 @@ impl<L: Log> LiveGames<L> {
             }),
             summaries: Mutex::new(HashMap::new()),
             following: AtomicBool::new(false),
+            hall_readers: Default::default(),
         }
     }
 
@@ -190,11 +221,31 @@ impl<L: Log> LiveGames<L> {
         &self.log
     }
 
-    /// The hall channel from the next stored event on. On a shared log, the first hall
-    /// watcher also starts following what other instances store (see [`LiveGames::heard`]).
-    pub fn hall(self: &Arc<Self>) -> broadcast::Receiver<Arc<super::console::HallFrame>> {
+    /// The hall channel from the next stored event on, for a watcher that reads `form`
+    /// (`HallForms::JSON` or `HallForms::PROTO`); every frame it receives carries that form
+    /// while it holds the [`HallReader`]. On a shared log, the first hall watcher also starts
+    /// following what other instances store (see [`LiveGames::heard`]).
+    pub fn hall(
+        self: &Arc<Self>,
+        form: HallForms,
+    ) -> (
+        broadcast::Receiver<Arc<super::console::HallFrame>>,
+        HallReader,
+    ) {
+        let count = &self.hall_readers[usize::from(form.proto)];
+        count.fetch_add(1, Ordering::SeqCst);
+        let reader = HallReader(Arc::clone(count));
         self.follow_other_instances();
-        self.hall.subscribe()
+        (self.hall.subscribe(), reader)
+    }
+
+    /// The forms the hall's watchers read now.
+    fn hall_forms(&self) -> HallForms {
+        let reading = |i: usize| self.hall_readers[i].load(Ordering::SeqCst) > 0;
+        HallForms {
+            json: reading(0),
+            proto: reading(1),
+        }
     }
 
     /// Starts, once, the task that brings each game another instance appends to up to date
@@ -317,12 +368,14 @@ impl<L: Log> LiveGames<L> {
         events: impl IntoIterator<Item = &'e Event>,
     ) -> Vec<Ruling> {
         let mut all = Vec::new();
-        let hall = self.hall_watched();
+        let forms = self.hall_forms();
+        let hall = self.hall_watched() && (forms.json || forms.proto);
         for (record, event) in records.iter().zip(events) {
             let step = guard.fold_mut().apply(record, event);
             guard.publish(|referee| Published::new(record, event, &step, referee));
             if hall {
-                let frame = super::console::hall_frame(guard.fold(), &step.rulings, false);
+                let fold = guard.fold();
+                let frame = super::console::hall_frame(fold, &step.rulings, false, forms);
                 self.publish_hall(frame);
             }
             all.extend(step.rulings);

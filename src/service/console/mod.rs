@@ -34,6 +34,7 @@ use crate::log::Log;
 use crate::stored::load_log;
 
 use super::caller::Caller;
+use super::live::HallForms;
 use super::{Error, Service, closed, proto};
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -423,10 +424,11 @@ fn hall_stream<L: Log>(
     }
     // Subscribed before the snapshot is read, so no event falls between the two; the page
     // ignores an update not newer than the board it has.
-    let updates = c.service.live.hall();
+    let (updates, reader) = c.service.live.hall(HallForms::JSON);
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     let mut closing = c.service.closing.subscribe();
     tokio::spawn(async move {
+        let _counted_while_it_reads = reader;
         tokio::select! {
             () = feed_hall(&c, &caller, &boards, updates, delay, &tx) => {}
             () = closed(&mut closing) => {}
@@ -456,7 +458,7 @@ async fn feed_hall<L: Log>(
         tokio::select! {
             update = updates.recv() => match update {
                 Ok(update) if boards.has(&update.game) && caller.lists(&update.game) => match delay {
-                    None => if !send(tx, "update", &update.json).await { return },
+                    None => if !send_json(tx, &update).await { return },
                     Some(d) => held.push_back((tokio::time::Instant::now() + d, update)),
                 },
                 Ok(_) => {}
@@ -468,7 +470,7 @@ async fn feed_hall<L: Log>(
             },
             () = sleep_until(wait) => {
                 if let Some((_, update)) = held.pop_front()
-                    && !send(tx, "update", &update.json).await
+                    && !send_json(tx, &update).await
                 {
                     return;
                 }
@@ -488,6 +490,14 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 async fn send(tx: &mpsc::Sender<Result<SseEvent, Infallible>>, kind: &str, data: &Value) -> bool {
     let event = SseEvent::default().event(kind).data(data.to_string());
     tx.send(Ok(event)).await.is_ok()
+}
+
+/// A hall update as the page reads it (every frame a JSON reader receives has its JSON).
+async fn send_json(tx: &mpsc::Sender<Result<SseEvent, Infallible>>, frame: &HallFrame) -> bool {
+    match &frame.json {
+        Some(json) => send(tx, "update", json).await,
+        None => true,
+    }
 }
 
 /// Every board's current frame (for spectators, the frame as it was `delay` ago).
@@ -515,8 +525,8 @@ async fn snapshot<L: Log>(
     delay: Option<Duration>,
 ) -> Result<Vec<Value>, Error> {
     if delay.is_none() {
-        let frames = c.service.hall_snapshot(caller, boards).await?;
-        return Ok(frames.into_iter().map(|f| f.json).collect());
+        let frames = c.service.hall_snapshot(caller, boards, HallForms::JSON);
+        return Ok(frames.await?.into_iter().filter_map(|f| f.json).collect());
     }
     let mut frames = Vec::new();
     for info in c.service.log.games().await? {
@@ -549,9 +559,9 @@ impl<L: Log> Service<L> {
         let (tx, rx) = mpsc::channel::<Result<proto::WatchGamesResponse, tonic::Status>>(256);
         let service = self.clone();
         let mut closing = self.closing.subscribe();
-        let updates = self.live.hall();
+        let (updates, reader) = self.live.hall(HallForms::PROTO);
         tokio::spawn(async move {
-            let _counted_until_the_stream_ends = permit;
+            let _counted_until_the_stream_ends = (permit, reader);
             let boards = Boards::Prefix(prefix);
             tokio::select! {
                 () = service.feed_watch_games(&caller, &boards, updates, &tx) => {}
@@ -570,10 +580,13 @@ impl<L: Log> Service<L> {
         mut updates: broadcast::Receiver<Arc<HallFrame>>,
         tx: &mpsc::Sender<Result<proto::WatchGamesResponse, tonic::Status>>,
     ) {
-        let snapshot = async |tx: &mpsc::Sender<_>| match self.hall_snapshot(caller, boards).await {
+        let snapshot = async |tx: &mpsc::Sender<_>| match self
+            .hall_snapshot(caller, boards, HallForms::PROTO)
+            .await
+        {
             Ok(frames) => {
-                for frame in frames {
-                    if tx.send(Ok(frame.proto)).await.is_err() {
+                for frame in frames.into_iter().filter_map(|f| f.proto) {
+                    if tx.send(Ok(frame)).await.is_err() {
                         return false;
                     }
                 }
@@ -591,7 +604,8 @@ impl<L: Log> Service<L> {
             tokio::select! {
                 update = updates.recv() => match update {
                     Ok(u) if boards.has(&u.game) && caller.lists(&u.game) => {
-                        if tx.send(Ok(u.proto.clone())).await.is_err() { return }
+                        let Some(frame) = u.proto.clone() else { continue };
+                        if tx.send(Ok(frame)).await.is_err() { return }
                     }
                     Ok(_) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -606,9 +620,13 @@ impl<L: Log> Service<L> {
 
     /// A game's board as the hall shows it now, from the live fold (which keeps its last
     /// event and words: nothing is read from the log again).
-    pub(super) async fn board_frame(&self, game: &str) -> Result<HallFrame, Error> {
+    pub(super) async fn board_frame(
+        &self,
+        game: &str,
+        forms: HallForms,
+    ) -> Result<HallFrame, Error> {
         let guard = self.live.lock(game).await?;
-        Ok(hall_frame(guard.fold(), &[], true))
+        Ok(hall_frame(guard.fold(), &[], true, forms))
     }
 
     /// The boards of the games `boards` names that `caller` may list, as they stand.
@@ -616,6 +634,7 @@ impl<L: Log> Service<L> {
         &self,
         caller: &Caller,
         boards: &Boards,
+        forms: HallForms,
     ) -> Result<Vec<HallFrame>, Error> {
         let mut frames = Vec::new();
         for info in self.log.games().await? {
@@ -623,7 +642,7 @@ impl<L: Log> Service<L> {
                 break;
             }
             if boards.has(&info.game) && caller.lists(&info.game) && info.damage.is_none() {
-                frames.push(self.board_frame(&info.game).await?);
+                frames.push(self.board_frame(&info.game, forms).await?);
             }
         }
         Ok(frames)
@@ -631,11 +650,12 @@ impl<L: Log> Service<L> {
 }
 
 /// A board of the hall after a stored event (or as it stands, in a snapshot): as the console
-/// draws it, and as `WatchGames` sends it. Made once per event, only when someone follows.
+/// draws it, and as `WatchGames` sends it. Made once per event, only when someone follows,
+/// and only in the forms someone reads.
 pub struct HallFrame {
     pub game: String,
-    pub json: Value,
-    pub proto: proto::WatchGamesResponse,
+    pub json: Option<Value>,
+    pub proto: Option<proto::WatchGamesResponse>,
 }
 
 /// The hall's frame for the board as `fold` left it, with the rulings of its last event
@@ -644,22 +664,44 @@ pub fn hall_frame(
     fold: &crate::stored::Fold,
     rulings: &[crate::referee::Ruling],
     snapshot: bool,
+    forms: HallForms,
 ) -> HallFrame {
+    let referee = &fold.referee;
+    // A snapshot's alert is the game's latest ruling, whichever event gave it.
+    let latest = referee.rulings().last().filter(|_| snapshot);
+    let json = forms.json.then(|| {
+        let mut json = view::frame(referee, fold.last.as_ref(), rulings);
+        if let Some(latest) = latest {
+            json["latest"] = latest.to_value(referee.header().variant);
+        }
+        json
+    });
+    let proto = forms
+        .proto
+        .then(|| hall_proto(fold, rulings, latest, snapshot));
+    HallFrame {
+        game: referee.header().id.clone(),
+        json,
+        proto,
+    }
+}
+
+/// A hall frame as `WatchGames` sends it.
+fn hall_proto(
+    fold: &crate::stored::Fold,
+    rulings: &[crate::referee::Ruling],
+    latest: Option<&crate::referee::Ruling>,
+    snapshot: bool,
+) -> proto::WatchGamesResponse {
     let referee = &fold.referee;
     let variant = referee.header().variant;
     let text = fold.last.as_ref().map(|last| last.words.clone());
-    let mut json = view::frame(referee, fold.last.as_ref(), rulings);
-    // A snapshot's alert is the game's latest ruling, whichever event gave it.
-    let latest = referee.rulings().last().filter(|_| snapshot);
-    if let Some(latest) = latest {
-        json["latest"] = latest.to_value(variant);
-    }
     let shown: Vec<&crate::referee::Ruling> = if snapshot {
         latest.into_iter().collect()
     } else {
         rulings.iter().collect()
     };
-    let proto = proto::WatchGamesResponse {
+    proto::WatchGamesResponse {
         game: referee.header().id.clone(),
         variant: variant.name().into(),
         board: Some(super::convert::board_to_proto(referee)),
@@ -671,10 +713,5 @@ pub fn hall_frame(
         result: referee.ending().map(|e| e.result.as_str().into()),
         snapshot,
         received_ms: fold.last.as_ref().map_or(0, |l| l.record.received_ms),
-    };
-    HallFrame {
-        game: referee.header().id.clone(),
-        json,
-        proto,
     }
 }
