@@ -45,8 +45,13 @@ impl Fold {
             head_hash: loaded.header_record.hash,
             last: None,
         };
-        for (record, event) in &loaded.events {
-            fold.apply(record, event);
+        // Only the last event's words are kept: the others are folded without writing them.
+        if let Some(((last_record, last_event), before)) = loaded.events.split_last() {
+            for (record, event) in before {
+                fold.head_hash = record.hash;
+                fold.referee.apply(record.seq, event);
+            }
+            fold.apply(last_record, last_event);
         }
         Ok(fold)
     }
