@@ -4,13 +4,44 @@ use std::fmt;
 
 use crate::games::{SquareKind, Variant, chess_gjq, draughts, renju, xiangqi};
 
-/// A square that exists on the board of the event's game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Square {
-    ChessGjq(chess_gjq::Square),
-    Xiangqi(xiangqi::Square),
-    Draughts(draughts::Square),
-    Renju(renju::Point),
+/// Declares the event's square once per game: the [`Square`] arm, its accessor (`Square::xiangqi`,
+/// what the game's table reads) and its `Display`. A new game is one line here and one arm of
+/// [`Square::parse`].
+macro_rules! squares {
+    ($($variant:ident($($ty:ident)::+) => $accessor:ident),+ $(,)?) => {
+        /// A square that exists on the board of the event's game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Square {
+            $($variant($($ty)::+)),+
+        }
+
+        impl Square {
+            $(
+                /// The square, if it is one of this game's.
+                pub fn $accessor(self) -> Option<$($ty)::+> {
+                    match self {
+                        Square::$variant(s) => Some(s),
+                        _ => None,
+                    }
+                }
+            )+
+        }
+
+        impl fmt::Display for Square {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $(Square::$variant(s) => s.fmt(f)),+
+                }
+            }
+        }
+    };
+}
+
+squares! {
+    ChessGjq(chess_gjq::Square) => chess_gjq,
+    Xiangqi(xiangqi::Square) => xiangqi,
+    Draughts(draughts::Square) => draughts,
+    Renju(renju::Point) => renju,
 }
 
 impl Square {
@@ -40,44 +71,5 @@ impl Square {
         numbered
             .then(|| Square::parse(variant, &number.to_string()))
             .flatten()
-    }
-
-    pub fn chess_gjq(self) -> Option<chess_gjq::Square> {
-        match self {
-            Square::ChessGjq(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn xiangqi(self) -> Option<xiangqi::Square> {
-        match self {
-            Square::Xiangqi(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn draughts(self) -> Option<draughts::Square> {
-        match self {
-            Square::Draughts(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn renju(self) -> Option<renju::Point> {
-        match self {
-            Square::Renju(p) => Some(p),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Square::ChessGjq(s) => s.fmt(f),
-            Square::Xiangqi(s) => s.fmt(f),
-            Square::Draughts(s) => s.fmt(f),
-            Square::Renju(p) => p.fmt(f),
-        }
     }
 }
