@@ -1,8 +1,8 @@
 //! Writing an audit bundle: JSON Lines — a preamble, the header record, every event record
 //! (the interchange-format event plus seq, event id, server receive time, writer and chain
 //! hashes, and the event in words as `referee replay` writes it, for the reader: the
-//! verifier re-derives rulings, not words), the rulings and the result as this build derives them, and last the Ed25519
-//! signature over every byte before it.
+//! verifier re-derives rulings, not words), the rulings and the result as this build derives
+//! them, and last the Ed25519 signature over every byte before it.
 
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};

@@ -11,7 +11,6 @@ use super::{ClockTimes, Referee, Ruling, move_text};
 /// One event after the fold.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    pub seq: u64,
     /// The event as the scoresheet writes it: a move in the game's notation (`炮二平五 h2e2
     /// C2=5`, `e2-e4`, `32x23`, `h8`), a move the rules did not allow by its squares and `?`,
     /// a clock press with the times after it (`red pressed: red 1:29:55, black 1:30:00`), an
@@ -32,7 +31,6 @@ impl Referee {
         let rulings = self.apply(seq, event);
         let words = words(self, event, described);
         Step {
-            seq,
             words,
             notation,
             rulings,

@@ -281,7 +281,8 @@ impl<L: Log> LiveGames<L> {
 
     /// Whether a console follows the hall (frames are made only then).
     pub fn hall_watched(&self) -> bool {
-        self.hall.receiver_count() > 0
+        let forms = self.hall_forms();
+        forms.json || forms.proto
     }
 
     /// Sends a game's new frame to every console following the hall.
@@ -369,7 +370,7 @@ impl<L: Log> LiveGames<L> {
     ) -> Vec<Ruling> {
         let mut all = Vec::new();
         let forms = self.hall_forms();
-        let hall = self.hall_watched() && (forms.json || forms.proto);
+        let hall = forms.json || forms.proto;
         for (record, event) in records.iter().zip(events) {
             let step = guard.fold_mut().apply(record, event);
             guard.publish(|referee| Published::new(record, event, &step, referee));

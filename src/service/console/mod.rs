@@ -670,7 +670,8 @@ pub fn hall_frame(
     // A snapshot's alert is the game's latest ruling, whichever event gave it.
     let latest = referee.rulings().last().filter(|_| snapshot);
     let json = forms.json.then(|| {
-        let mut json = view::frame(referee, fold.last.as_ref(), rulings);
+        let shown = (fold.last.as_ref()).map(|l| (&l.record, &l.event, l.words.as_str()));
+        let mut json = view::frame(referee, shown, rulings);
         if let Some(latest) = latest {
             json["latest"] = latest.to_value(referee.header().variant);
         }

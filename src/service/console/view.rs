@@ -5,12 +5,16 @@ use serde_json::{Map, Value, json};
 
 use crate::event::{Decision, Event, EventKind, Header, Side};
 use crate::games::Variant;
+use crate::log::Record;
 use crate::referee::{Referee, Ruling};
-use crate::stored::{Error, Last, LoadedLog};
+use crate::stored::{Error, LoadedLog};
+
+/// The last event a board shows: its record, the event, its words.
+pub type Shown<'a> = (&'a Record, &'a Event, &'a str);
 
 /// The board after the event `last` (None: no event yet), as the hall shows it, with the
 /// event's words and the rulings it gave rise to.
-pub fn frame(referee: &Referee, last: Option<&Last>, rulings: &[Ruling]) -> Value {
+pub fn frame(referee: &Referee, last: Option<Shown<'_>>, rulings: &[Ruling]) -> Value {
     let variant = referee.header().variant;
     let mut m = Map::new();
     m.insert("id".into(), json!(referee.header().id));
@@ -25,13 +29,16 @@ pub fn frame(referee: &Referee, last: Option<&Last>, rulings: &[Ruling]) -> Valu
         json!(referee.side_to_move().name(variant)),
     );
     m.insert("clock".into(), clock(referee));
-    let squares = last.map(|l| last_squares(&l.event)).unwrap_or_default();
-    m.insert("last".into(), json!(squares));
-    m.insert("move".into(), json!(last.map(|l| &l.words)));
-    m.insert("type".into(), json!(last.map(|l| l.event.kind.type_name())));
+    let squares = last.map(|(_, event, _)| last_squares(event));
+    m.insert("last".into(), json!(squares.unwrap_or_default()));
+    m.insert("move".into(), json!(last.map(|(_, _, words)| words)));
+    m.insert(
+        "type".into(),
+        json!(last.map(|(_, event, _)| event.kind.type_name())),
+    );
     m.insert(
         "received_ms".into(),
-        json!(last.map(|l| l.record.received_ms)),
+        json!(last.map(|(record, _, _)| record.received_ms)),
     );
     m.insert("rulings".into(), rulings_json(rulings, variant));
     m.insert(
@@ -112,12 +119,8 @@ pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
         if let Some(target) = overturned(event) {
             overturns.insert(target.to_string(), json!(record.seq));
         }
-        let last = Last {
-            record: record.clone(),
-            event: event.clone(),
-            words: step.words,
-        };
-        frames.push(frame(&referee, Some(&last), &step.rulings));
+        let shown = (record, event, step.words.as_str());
+        frames.push(frame(&referee, Some(shown), &step.rulings));
     }
     let rulings: Vec<Value> = referee
         .rulings()
