@@ -19,7 +19,7 @@ pub use jsonl::{
     GameLog, LineError, event_from_json, event_to_json, header_from_json, header_to_json,
     parse_log, write_log,
 };
-pub use square::Square;
+pub use square::{GameSquare, Square};
 pub use text::{TextError, read_text};
 
 use std::fmt;

@@ -4,28 +4,41 @@ use std::fmt;
 
 use crate::games::{SquareKind, Variant, chess_gjq, draughts, renju, xiangqi};
 
-/// Declares the event's square once per game: the [`Square`] arm, its accessor (`Square::xiangqi`,
-/// what the game's table reads) and its `Display`. A new game is one line here and one arm of
+/// A game's own square type, as an event carries it: the referee's tables read an event's
+/// squares through this once (see `referee::table::Played`) and never see another game's.
+pub trait GameSquare: Copy + Into<Square> {
+    /// The square, if it is one of this game's.
+    fn of(square: Square) -> Option<Self>;
+}
+
+/// Declares the event's square once per game: the [`Square`] arm, the game's [`GameSquare`]
+/// (both ways between the two) and its `Display`. A new game is one line here and one arm of
 /// [`Square::parse`].
 macro_rules! squares {
-    ($($variant:ident($($ty:ident)::+) => $accessor:ident),+ $(,)?) => {
+    ($($variant:ident($($ty:ident)::+)),+ $(,)?) => {
         /// A square that exists on the board of the event's game.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Square {
             $($variant($($ty)::+)),+
         }
 
-        impl Square {
-            $(
-                /// The square, if it is one of this game's.
-                pub fn $accessor(self) -> Option<$($ty)::+> {
-                    match self {
+        $(
+            impl From<$($ty)::+> for Square {
+                fn from(square: $($ty)::+) -> Square {
+                    Square::$variant(square)
+                }
+            }
+
+            impl GameSquare for $($ty)::+ {
+                fn of(square: Square) -> Option<Self> {
+                    match square {
                         Square::$variant(s) => Some(s),
+                        #[allow(unreachable_patterns)]
                         _ => None,
                     }
                 }
-            )+
-        }
+            }
+        )+
 
         impl fmt::Display for Square {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -38,10 +51,10 @@ macro_rules! squares {
 }
 
 squares! {
-    ChessGjq(chess_gjq::Square) => chess_gjq,
-    Xiangqi(xiangqi::Square) => xiangqi,
-    Draughts(draughts::Square) => draughts,
-    Renju(renju::Point) => renju,
+    ChessGjq(chess_gjq::Square),
+    Xiangqi(xiangqi::Square),
+    Draughts(draughts::Square),
+    Renju(renju::Point),
 }
 
 impl Square {

@@ -93,7 +93,7 @@ fn short(act: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::table::{GameTable, Table};
+    use crate::referee::table::Table;
 
     fn foul(at: u64, side: Side) -> Ruling {
         Ruling::notice(

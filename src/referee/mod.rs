@@ -34,7 +34,7 @@ use crate::quote::quote;
 use self::clock::Clock;
 use self::fouls::FoulBook;
 use self::offers::DrawOffers;
-use self::table::{GameTable, Table};
+use self::table::Table;
 use self::touch::TouchMove;
 
 /// A header the referee cannot start a game from.

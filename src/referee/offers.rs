@@ -203,7 +203,7 @@ impl DrawOffers {
 mod tests {
     use super::*;
     use crate::event::Header;
-    use crate::referee::table::{GameTable, Table};
+    use crate::referee::table::Table;
     use crate::referee::{Effect, Reason};
 
     fn offers(variant: Variant) -> DrawOffers {

@@ -3,7 +3,7 @@
 //! shared modules apply a policy without asking which game it is. Dispatch is by the
 //! [`Table`] enum, not a `Box<dyn>`; its `impl` below is the one place that names every game.
 
-use crate::event::{ClaimKind, Event, Header, Side};
+use crate::event::{ClaimKind, Event, EventKind, GameSquare, Header, Side};
 use crate::games::{Game, Variant};
 
 use super::article::Article;
@@ -56,18 +56,104 @@ pub trait Positioned {
     }
 }
 
+/// An event as a table receives it: who and when, and what happened with its squares read
+/// once as the game's own (`S`), so no table converts a square or meets another game's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played<'a, S> {
+    pub side: Side,
+    pub kind: Kind<'a, S>,
+}
+
+/// What happened, with the game's own squares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind<'a, S> {
+    Touch {
+        square: S,
+        adjust: bool,
+    },
+    Move {
+        from: S,
+        to: S,
+        promotion: Option<char>,
+        captures: Option<Vec<S>>,
+    },
+    Place {
+        to: S,
+    },
+    Reveal {
+        square: S,
+        piece: char,
+        promotion: Option<char>,
+    },
+    /// Every other event: none names a square.
+    Other(&'a EventKind),
+}
+
+impl<'a, S: GameSquare> Played<'a, S> {
+    /// `event` with its squares read as the game's; `None` if one is another game's, which
+    /// the event checks (`event::check`) refuse before any event reaches a referee.
+    pub fn read(event: &'a Event) -> Option<Played<'a, S>> {
+        let kind = match &event.kind {
+            EventKind::Touch { square, adjust } => Kind::Touch {
+                square: S::of(*square)?,
+                adjust: *adjust,
+            },
+            EventKind::Move {
+                from,
+                to,
+                promotion,
+                captures,
+            } => Kind::Move {
+                from: S::of(*from)?,
+                to: S::of(*to)?,
+                promotion: *promotion,
+                captures: match captures {
+                    Some(c) => Some(c.iter().map(|s| S::of(*s)).collect::<Option<_>>()?),
+                    None => None,
+                },
+            },
+            EventKind::Place { to } => Kind::Place { to: S::of(*to)? },
+            EventKind::Reveal {
+                square,
+                piece,
+                promotion,
+            } => Kind::Reveal {
+                square: S::of(*square)?,
+                piece: *piece,
+                promotion: *promotion,
+            },
+            other => Kind::Other(other),
+        };
+        Some(Played {
+            side: event.side,
+            kind,
+        })
+    }
+
+    /// The claim, if this event is one.
+    pub fn claim(&self) -> Option<ClaimKind> {
+        match self.kind {
+            Kind::Other(EventKind::Claim { claim }) => Some(*claim),
+            _ => None,
+        }
+    }
+}
+
 /// One game's rules as the referee applies them. No method has a default: a new game
 /// states each part of its policy.
 pub trait GameTable {
+    /// The game's own square, in which the table receives events.
+    type Square: GameSquare;
     /// The rule book's policy for the shared modules.
     fn policy(&self) -> Policy;
-    /// How a scoresheet writes `event` before it is applied (see [`super::Referee::describe`]).
-    fn describe(&self, event: &Event) -> Option<String>;
+    /// How a scoresheet writes the event before it is applied (see
+    /// [`super::Referee::describe`]).
+    fn describe(&self, played: &Played<Self::Square>) -> Option<String>;
     /// The game's own judgment of an event, after the shared rules.
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling>;
+    fn apply(&mut self, seq: u64, played: &Played<Self::Square>) -> Vec<Ruling>;
     /// An event judged even after the game's end, and then by the table alone (chess_gjq
     /// 3.1.4: the secret set-up is opened after the game); `None` for any other event.
-    fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>>;
+    fn after_end(&mut self, seq: u64, played: &Played<Self::Square>) -> Option<Vec<Ruling>>;
     /// What the shared touch-move rule needs of the position, where [`Policy::touch`] is set.
     fn touch_view(&self) -> Option<View>;
     /// What stands open and ends the game only on a later event, in words.
@@ -135,36 +221,50 @@ impl Table {
     }
 }
 
-impl GameTable for Table {
-    fn policy(&self) -> Policy {
+/// Forwards an event to the table of whichever game this is, its squares read as that game's
+/// (see [`Played::read`]); an event naming another game's square — which the event checks
+/// refuse — is nothing to judge and gets `$none`.
+macro_rules! forward_played {
+    ($table:expr, $event:expr, $none:expr, ($t:ident, $p:ident) => $call:expr) => {
+        forward!($table, $t => match Played::read($event) {
+            Some($p) => $call,
+            None => $none,
+        })
+    };
+}
+
+// The tables' trait over events as the referee holds them: each call reaches one table.
+impl Table {
+    pub fn policy(&self) -> Policy {
         forward!(self, t => GameTable::policy(t))
     }
 
-    fn describe(&self, event: &Event) -> Option<String> {
-        forward!(self, t => GameTable::describe(t, event))
+    /// How a scoresheet writes `event` before it is applied.
+    pub fn describe(&self, event: &Event) -> Option<String> {
+        forward_played!(self, event, None, (t, p) => GameTable::describe(t, &p))
     }
 
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        forward!(self, t => GameTable::apply(t, seq, event))
+    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        forward_played!(self, event, Vec::new(), (t, p) => GameTable::apply(t, seq, &p))
     }
 
-    fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
-        forward!(self, t => GameTable::after_end(t, seq, event))
+    pub fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
+        forward_played!(self, event, None, (t, p) => GameTable::after_end(t, seq, &p))
     }
 
-    fn touch_view(&self) -> Option<View> {
+    pub fn touch_view(&self) -> Option<View> {
         forward!(self, t => GameTable::touch_view(t))
     }
 
-    fn open_conditions(&self) -> Vec<String> {
+    pub fn open_conditions(&self) -> Vec<String> {
         forward!(self, t => GameTable::open_conditions(t))
     }
 
-    fn time_draw(&self, flagged: Side, header: &Header) -> Option<TimeDraw> {
+    pub fn time_draw(&self, flagged: Side, header: &Header) -> Option<TimeDraw> {
         forward!(self, t => GameTable::time_draw(t, flagged, header))
     }
 
-    fn timed_claim(
+    pub fn timed_claim(
         &self,
         seq: u64,
         side: Side,

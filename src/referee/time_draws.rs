@@ -4,7 +4,6 @@
 //! draw under that table's article.
 
 use super::ruling::Reason;
-use super::table::GameTable;
 use super::{Effect, GameResult, Referee, Ruling, RulingKind};
 
 impl Referee {

@@ -12,7 +12,7 @@
 //! An `adjust: true` touch binds nothing, nor does a touch by the player not on move. Which
 //! of these a game follows is its table's [`TouchRule`].
 
-use crate::event::{Side, Square};
+use crate::event::{GameSquare, Side, Square};
 use crate::games::{Game, Variant};
 
 use super::article::Article;
@@ -36,9 +36,12 @@ pub struct View {
 }
 
 impl View {
-    /// The view of any game's position, written once over the games' trait; `square` names
-    /// the game's squares as events do (`Square::Xiangqi`).
-    pub fn of<P: Game>(position: &P, square: fn(P::Square) -> Square) -> View {
+    /// The view of any game's position, written once over the games' trait.
+    pub fn of<P: Game>(position: &P) -> View
+    where
+        P::Square: GameSquare,
+    {
+        let square = |sq: P::Square| -> Square { sq.into() };
         let owners = position
             .occupants()
             .into_iter()

@@ -9,11 +9,11 @@ mod reveal;
 mod shuffle;
 mod time;
 
-use crate::event::{ClaimKind, Event, EventKind, Header, Side};
+use crate::event::{ClaimKind, EventKind, Header, Side};
 use crate::games::Variant;
 use crate::games::chess_gjq::{Illegal, Move, Position, Role, Square, Status};
 use crate::referee::Article;
-use crate::referee::table::Positioned;
+use crate::referee::table::{self, Kind, Positioned};
 
 use self::draws::DrawCounters;
 use self::notation::Played;
@@ -49,20 +49,19 @@ impl ChessGjqTable {
     /// How the scoresheet of chess_gjq 9.3 writes `event` in the current position: a move
     /// (`暗马g1-f3`, `后d1-d5`) or what a reveal adds to it (`后`); `None` for other events and
     /// for moves the rules do not allow.
-    pub fn describe(&self, event: &Event) -> Option<String> {
-        match &event.kind {
-            EventKind::Move {
+    pub fn describe(&self, played: &table::Played<Square>) -> Option<String> {
+        match &played.kind {
+            Kind::Move {
                 from,
                 to,
                 promotion,
                 ..
             } => {
-                let (from, to) = (from.chess_gjq()?, to.chess_gjq()?);
                 let promotion = promotion.and_then(Role::from_char);
-                let mv = self.position.check_move(from, to, promotion).ok()?;
+                let mv = self.position.check_move(*from, *to, promotion).ok()?;
                 Some(notation::chinese(&self.position, mv))
             }
-            EventKind::Reveal {
+            Kind::Reveal {
                 piece, promotion, ..
             } => Some(notation::chinese_reveal(
                 Role::from_char(*piece)?,
@@ -72,36 +71,29 @@ impl ChessGjqTable {
         }
     }
 
-    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        let witness = self.witness(seq, event);
-        let mut out = self.judge(seq, event);
+    pub fn apply(&mut self, seq: u64, played: &table::Played<Square>) -> Vec<Ruling> {
+        let witness = self.witness(seq, played);
+        let mut out = self.judge(seq, played);
         out.extend(self.witnessed(witness));
         out
     }
 
-    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        match &event.kind {
-            EventKind::Move {
+    fn judge(&mut self, seq: u64, played: &table::Played<Square>) -> Vec<Ruling> {
+        let side = played.side;
+        match &played.kind {
+            Kind::Move {
                 from,
                 to,
                 promotion,
                 ..
-            } => {
-                let (Some(from), Some(to)) = (from.chess_gjq(), to.chess_gjq()) else {
-                    return Vec::new();
-                };
-                self.on_move(seq, event.side, from, to, *promotion)
-            }
-            EventKind::Reveal {
+            } => self.on_move(seq, side, *from, *to, *promotion),
+            Kind::Reveal {
                 square,
                 piece,
                 promotion,
-            } => match square.chess_gjq() {
-                Some(sq) => self.on_reveal(seq, event.side, sq, *piece, *promotion),
-                None => Vec::new(),
-            },
-            EventKind::Clock { .. } => self.on_clock(seq, event.side),
-            EventKind::Claim { claim } => self.on_claim(seq, event.side, *claim),
+            } => self.on_reveal(seq, side, *square, *piece, *promotion),
+            Kind::Other(EventKind::Clock { .. }) => self.on_clock(seq, side),
+            Kind::Other(EventKind::Claim { claim }) => self.on_claim(seq, side, *claim),
             _ => Vec::new(),
         }
     }

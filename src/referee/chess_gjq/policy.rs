@@ -1,11 +1,12 @@
 //! What the shared rules apply of the chess_gjq rule book: the second foul loses (5.7),
 //! offers on one's own turn (6.6), touch-move (8.2), time (5.3, with FIDE Laws 6.9).
 
-use crate::event::{ClaimKind, Event, Header, Side};
+use crate::event::{ClaimKind, Header, Side};
+use crate::games::chess_gjq::Square;
 
 use super::super::article::Article;
 use super::super::offers::{OfferMoment, OfferRule};
-use super::super::table::{GameTable, Policy, Positioned, TimeDraw};
+use super::super::table::{GameTable, Played, Policy, Positioned, TimeDraw};
 use super::super::touch::{TouchRule, View};
 use super::{ChessGjqTable, Ruling};
 
@@ -28,26 +29,28 @@ const POLICY: Policy = Policy {
 };
 
 impl GameTable for ChessGjqTable {
+    type Square = Square;
+
     fn policy(&self) -> Policy {
         POLICY
     }
 
-    fn describe(&self, event: &Event) -> Option<String> {
-        self.describe(event)
+    fn describe(&self, played: &Played<Square>) -> Option<String> {
+        self.describe(played)
     }
 
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        self.apply(seq, event)
+    fn apply(&mut self, seq: u64, played: &Played<Square>) -> Vec<Ruling> {
+        self.apply(seq, played)
     }
 
     /// 3.1.4: the shuffle's commitment and opening.
-    fn after_end(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
-        self.shuffle_event(seq, event)
+    fn after_end(&mut self, seq: u64, played: &Played<Square>) -> Option<Vec<Ruling>> {
+        self.shuffle_event(seq, played)
     }
 
     fn touch_view(&self) -> Option<View> {
         // Owners of the occupied squares and the legal moves (chess_gjq 8.2).
-        Some(View::of(self.position(), crate::event::Square::ChessGjq))
+        Some(View::of(self.position()))
     }
 
     fn open_conditions(&self) -> Vec<String> {

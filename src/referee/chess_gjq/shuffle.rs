@@ -15,9 +15,10 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::event::{Decision, Event, EventKind, Side};
+use crate::event::{Decision, EventKind, Side};
 use crate::games::chess_gjq::{Color, Piece, Position, Role, Square, quota};
 use crate::referee::Article;
+use crate::referee::table::{Kind, Played};
 use crate::referee::{Ruling, RulingKind};
 
 use super::{ChessGjqTable, name};
@@ -93,12 +94,12 @@ impl Shuffle {
 impl ChessGjqTable {
     /// A commitment or an opening, judged whenever it comes — the set-up is opened after
     /// the game — or `None` for any other event.
-    pub fn shuffle_event(&mut self, seq: u64, event: &Event) -> Option<Vec<Ruling>> {
-        let EventKind::Arbiter {
+    pub fn shuffle_event(&mut self, seq: u64, played: &Played<Square>) -> Option<Vec<Ruling>> {
+        let Kind::Other(EventKind::Arbiter {
             decision: Decision::Warn,
             text: Some(text),
             ..
-        } = &event.kind
+        }) = played.kind
         else {
             return None;
         };
@@ -110,11 +111,10 @@ impl ChessGjqTable {
 
     /// Notes a move or reveal before the table judges it (the piece's start square is
     /// known only before the position changes).
-    pub(super) fn witness(&mut self, seq: u64, event: &Event) -> Option<Witness> {
-        let seen = match &event.kind {
-            EventKind::Move { from, to, .. } => {
+    pub(super) fn witness(&mut self, seq: u64, played: &Played<Square>) -> Option<Witness> {
+        let seen = match played.kind {
+            Kind::Move { from, to, .. } => {
                 self.shuffle.first_move.get_or_insert(seq);
-                let (from, to) = (from.chess_gjq()?, to.chess_gjq()?);
                 let castles = self
                     .position
                     .piece_at(from)
@@ -127,15 +127,14 @@ impl ChessGjqTable {
                     pending_before: self.position.pending_reveal(),
                 }
             }
-            EventKind::Reveal { square, piece, .. } => {
-                let square = square.chess_gjq()?;
+            Kind::Reveal { square, piece, .. } => {
                 let origin = self.start_square_of(square);
                 Seen::Reveal(origin.map(|origin| Reveal {
                     seq,
-                    side: event.side,
+                    side: played.side,
                     square,
                     origin,
-                    piece: *piece,
+                    piece,
                 }))
             }
             _ => return None,

@@ -8,11 +8,11 @@ mod repetition;
 mod time;
 mod touch;
 
-use crate::event::{ClaimKind, Event, EventKind, Header, Side};
+use crate::event::{ClaimKind, Header, Side};
 use crate::games::Variant;
 use crate::games::draughts::{Color, Irregularity, Move, Position, Record, Resolution, Square};
 use crate::referee::Article;
-use crate::referee::table::Positioned;
+use crate::referee::table::{Kind, Played, Positioned};
 
 use self::correction::Pending;
 use self::draw_counts::DrawCounts;
@@ -66,21 +66,16 @@ impl DraughtsTable {
     }
 
     /// An event judged as it stands, whatever was touched before it.
-    fn judge(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        match &event.kind {
-            EventKind::Move {
-                from, to, captures, ..
-            } => {
-                let (Some(from), Some(to)) = (from.draughts(), to.draughts()) else {
-                    return Vec::new();
-                };
-                let captures: Option<Vec<Square>> = captures
-                    .as_ref()
-                    .map(|c| c.iter().filter_map(|s| s.draughts()).collect());
-                self.on_move(seq, event.side, from, to, captures.as_deref())
-            }
-            EventKind::Claim { claim } => self.on_claim(seq, event.side, *claim),
-            _ => Vec::new(),
+    fn judge(&mut self, seq: u64, played: &Played<Square>) -> Vec<Ruling> {
+        if let Kind::Move {
+            from, to, captures, ..
+        } = &played.kind
+        {
+            return self.on_move(seq, played.side, *from, *to, captures.as_deref());
+        }
+        match played.claim() {
+            Some(claim) => self.on_claim(seq, played.side, claim),
+            None => Vec::new(),
         }
     }
 

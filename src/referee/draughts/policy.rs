@@ -1,11 +1,12 @@
 //! What the shared rules apply of the FMJD rules: no foul limit, offers after 40 moves each
 //! (12.4), touch-move left to this table (5.11), time under 8.1.
 
-use crate::event::{ClaimKind, Event, Header, Side};
+use crate::event::{ClaimKind, Header, Side};
+use crate::games::draughts::Square;
 
 use super::super::article::Article;
 use super::super::offers::{OfferMoment, OfferRule};
-use super::super::table::{GameTable, Policy, Positioned, TimeDraw};
+use super::super::table::{GameTable, Played, Policy, Positioned, TimeDraw};
 use super::super::touch::View;
 use super::{DraughtsTable, Ruling};
 
@@ -27,19 +28,21 @@ const POLICY: Policy = Policy {
 };
 
 impl GameTable for DraughtsTable {
+    type Square = Square;
+
     fn policy(&self) -> Policy {
         POLICY
     }
 
-    fn describe(&self, event: &Event) -> Option<String> {
-        self.describe(event)
+    fn describe(&self, played: &Played<Square>) -> Option<String> {
+        self.describe(played)
     }
 
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        self.apply(seq, event)
+    fn apply(&mut self, seq: u64, played: &Played<Square>) -> Vec<Ruling> {
+        self.apply(seq, played)
     }
 
-    fn after_end(&mut self, _seq: u64, _event: &Event) -> Option<Vec<Ruling>> {
+    fn after_end(&mut self, _seq: u64, _played: &Played<Square>) -> Option<Vec<Ruling>> {
         None
     }
 

@@ -8,13 +8,13 @@ mod claims;
 mod policy;
 mod words;
 
-use crate::event::{ClaimKind, Event, EventKind, ForbiddenRule, Header, Side};
+use crate::event::{ClaimKind, ForbiddenRule, Header, Side};
 use crate::games::Variant;
 use crate::games::renju::{Board, Foul, Point, Stone, foul, foul_kind};
 use crate::referee::Article;
 
 use self::words::{describe_shape, shape_article};
-use super::table::{GameTable, Policy, TimeDraw};
+use super::table::{GameTable, Kind, Played, Policy, TimeDraw};
 use super::touch::View;
 use super::{Effect, Reason, Ruling, RulingKind, SetupError};
 
@@ -270,19 +270,16 @@ impl RenjuTable {
 
     /// The board is full after a claimable forbidden stone: white's claim is judged, any
     /// other event of white's closes the window and the full board is drawn.
-    fn full_board_window(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        if event.side != Side::Second {
-            return match event.kind {
-                EventKind::Claim { claim } => self.on_claim(seq, event.side, claim),
-                _ => Vec::new(),
+    fn full_board_window(&mut self, seq: u64, played: &Played<Point>) -> Vec<Ruling> {
+        if played.side != Side::Second {
+            return match played.claim() {
+                Some(claim) => self.on_claim(seq, played.side, claim),
+                None => Vec::new(),
             };
         }
         self.full_after_forbidden = false;
-        if let EventKind::Claim {
-            claim: ClaimKind::Forbidden,
-        } = event.kind
-        {
-            let out = self.on_claim(seq, event.side, ClaimKind::Forbidden);
+        if played.claim() == Some(ClaimKind::Forbidden) {
+            let out = self.on_claim(seq, played.side, ClaimKind::Forbidden);
             if self.board.is_full() && out.iter().all(|r| r.result.is_none()) {
                 let mut out = out;
                 out.push(self.full_board(seq));
@@ -328,31 +325,31 @@ impl RenjuTable {
 }
 
 impl GameTable for RenjuTable {
+    type Square = Point;
+
     fn policy(&self) -> Policy {
         policy::POLICY
     }
 
     /// A stone as a scoresheet writes it (`h8`), if it may be placed there now.
-    fn describe(&self, event: &Event) -> Option<String> {
-        let EventKind::Place { to } = &event.kind else {
+    fn describe(&self, played: &Played<Point>) -> Option<String> {
+        let Kind::Place { to: point } = played.kind else {
             return None;
         };
-        let point = to.renju()?;
-        let in_turn = stone_of(event.side) == Some(self.board.to_move());
+        let in_turn = stone_of(played.side) == Some(self.board.to_move());
         (in_turn && self.board.stone(point).is_none()).then(|| point.to_string())
     }
 
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+    fn apply(&mut self, seq: u64, played: &Played<Point>) -> Vec<Ruling> {
         if self.full_after_forbidden {
-            return self.full_board_window(seq, event);
+            return self.full_board_window(seq, played);
         }
-        match &event.kind {
-            EventKind::Place { to } => match to.renju() {
-                Some(point) => self.on_stone(seq, event.side, point),
-                None => Vec::new(),
-            },
-            EventKind::Claim { claim } => self.on_claim(seq, event.side, *claim),
-            _ => Vec::new(),
+        if let Kind::Place { to } = played.kind {
+            return self.on_stone(seq, played.side, to);
+        }
+        match played.claim() {
+            Some(claim) => self.on_claim(seq, played.side, claim),
+            None => Vec::new(),
         }
     }
 
@@ -379,7 +376,7 @@ impl GameTable for RenjuTable {
         vec![open]
     }
 
-    fn after_end(&mut self, _seq: u64, _event: &Event) -> Option<Vec<Ruling>> {
+    fn after_end(&mut self, _seq: u64, _played: &Played<Point>) -> Option<Vec<Ruling>> {
         None
     }
 

@@ -13,11 +13,11 @@ mod repetition;
 mod standing;
 mod verdict;
 
-use crate::event::{Event, EventKind, Header, Procedure, RuleSet, Side};
+use crate::event::{Header, Procedure, RuleSet, Side};
 use crate::games::Variant;
 use crate::games::xiangqi::{Color, Illegal, Move, Position, Square, Status};
 use crate::referee::Article;
-use crate::referee::table::Positioned;
+use crate::referee::table::{Kind, Played, Positioned};
 
 use self::judgment::{Judgment, judge_cycle, move_words};
 use self::move_limit::{MoveLimit, count_words};
@@ -104,27 +104,23 @@ impl XiangqiTable {
 
     /// A move in Chinese notation with its ICCS squares and WXF (`炮二平五 h2e2 C2=5`), in
     /// the current position; `None` for other events and for moves the rules do not allow.
-    pub fn describe_event(&self, event: &Event) -> Option<String> {
-        let EventKind::Move { from, to, .. } = &event.kind else {
+    pub fn describe_event(&self, played: &Played<Square>) -> Option<String> {
+        let Kind::Move { from, to, .. } = played.kind else {
             return None;
         };
-        let (from, to) = (from.xiangqi()?, to.xiangqi()?);
         let mv = self.position.check_move(from, to).ok()?;
         let chinese = self.position.to_chinese(mv)?;
         let wxf = self.position.to_wxf(mv)?;
         Some(format!("{chinese} {mv} {wxf}"))
     }
 
-    pub fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        match &event.kind {
-            EventKind::Move { from, to, .. } => {
-                let (Some(from), Some(to)) = (from.xiangqi(), to.xiangqi()) else {
-                    return Vec::new();
-                };
-                self.on_move(seq, event.side, from, to)
-            }
-            EventKind::Claim { claim } => self.on_claim(seq, event.side, *claim),
-            _ => Vec::new(),
+    pub fn apply(&mut self, seq: u64, played: &Played<Square>) -> Vec<Ruling> {
+        if let Kind::Move { from, to, .. } = played.kind {
+            return self.on_move(seq, played.side, from, to);
+        }
+        match played.claim() {
+            Some(claim) => self.on_claim(seq, played.side, claim),
+            None => Vec::new(),
         }
     }
 

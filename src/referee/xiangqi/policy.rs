@@ -1,11 +1,12 @@
 //! What the shared rules apply of the xiangqi rules: the third foul loses (tournament
 //! regulations, 4.1), offers alternate after one's move (4.2), touch-move (5), time (4.1).
 
-use crate::event::{ClaimKind, Event, Header, Side};
+use crate::event::{ClaimKind, Header, Side};
+use crate::games::xiangqi::Square;
 
 use super::super::article::Article;
 use super::super::offers::{OfferMoment, OfferRule};
-use super::super::table::{GameTable, Policy, Positioned, TimeDraw};
+use super::super::table::{GameTable, Played, Policy, Positioned, TimeDraw};
 use super::super::touch::{TouchRule, View};
 use super::{Ruling, XiangqiTable};
 
@@ -28,24 +29,26 @@ const POLICY: Policy = Policy {
 };
 
 impl GameTable for XiangqiTable {
+    type Square = Square;
+
     fn policy(&self) -> Policy {
         POLICY
     }
 
-    fn describe(&self, event: &Event) -> Option<String> {
-        self.describe_event(event)
+    fn describe(&self, played: &Played<Square>) -> Option<String> {
+        self.describe_event(played)
     }
 
-    fn apply(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
-        self.apply(seq, event)
+    fn apply(&mut self, seq: u64, played: &Played<Square>) -> Vec<Ruling> {
+        self.apply(seq, played)
     }
 
-    fn after_end(&mut self, _seq: u64, _event: &Event) -> Option<Vec<Ruling>> {
+    fn after_end(&mut self, _seq: u64, _played: &Played<Square>) -> Option<Vec<Ruling>> {
         None
     }
 
     fn touch_view(&self) -> Option<View> {
-        Some(View::of(self.position(), crate::event::Square::Xiangqi))
+        Some(View::of(self.position()))
     }
 
     fn open_conditions(&self) -> Vec<String> {
