@@ -133,9 +133,21 @@ const CACHE: CacheLimits = CacheLimits {
     idle: std::time::Duration::from_secs(3600),
 };
 
-/// A service over the store in `dir`, with the small cache.
+/// A service over the store in `dir`, with the small cache. An open that fails is tried
+/// again for a while (once, under a loaded CI, sled refused a store whose lock
+/// `common::released` had just seen free); the last error is reported.
 fn open(dir: &std::path::Path) -> (Service<SledLog>, SledLog) {
-    let log = SledLog::open(dir).expect("open");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let log = loop {
+        match SledLog::open(dir) {
+            Ok(log) => break log,
+            Err(e) if std::time::Instant::now() < deadline => {
+                eprintln!("reopening {dir:?} failed, trying again: {e}");
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) => panic!("open {dir:?}: {e}"),
+        }
+    };
     (Service::new(log.clone()).with_cache_limits(CACHE), log)
 }
 
