@@ -335,11 +335,25 @@ pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event
             ruling: u("ruling"),
             result: s("result"),
             text: s("text"),
+            moves: v
+                .get("moves")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|m| proto_event(&m.to_string(), variant))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }),
+        "board" => Kind::Board(proto::BoardReport {
+            placement: s("placement").expect("placement"),
+            device: s("device"),
         }),
         other => panic!("unknown type {other}"),
     };
     proto::Event {
-        side: s("side").expect("side"),
+        // A board's report has no side: proto3 sends the empty string.
+        side: s("side").unwrap_or_default(),
         ts_ms: u("ts_ms"),
         kind: Some(kind),
     }

@@ -122,6 +122,7 @@ impl Grant {
         };
         let whose = match side {
             Some(SideScope::First) => "the first player's",
+            Some(SideScope::Both) => "a whole board's",
             Some(_) => "the second player's",
             None => "arbiter",
         };

@@ -5,7 +5,7 @@
 use crate::games::Variant;
 use crate::quote::quote;
 
-use super::{ClockControl, Decision, EventKind, GameResult, Period, RuleOptions, Side};
+use super::{ClockControl, Decision, Event, EventKind, GameResult, Period, RuleOptions, Side};
 
 /// A move's promotion letter, where the game has promotions (chess_gjq `q r b n`).
 pub fn promotion(variant: Variant, text: &str) -> Result<char, String> {
@@ -83,7 +83,27 @@ pub fn arbiter(
     decision: Decision,
     ruling: Option<u64>,
     result: Option<GameResult>,
+    moves: &[Event],
 ) -> Result<(), String> {
+    match (decision, moves.is_empty()) {
+        (Decision::Set, true) => {
+            return Err(
+                "an arbiter \"set\" needs the \"moves\" the arbiter finds were made".into(),
+            );
+        }
+        (Decision::Set, false) if moves.len() > MAX_SET_MOVES => {
+            return Err(format!(
+                "an arbiter \"set\" gives at most {MAX_SET_MOVES} moves, found {}",
+                moves.len()
+            ));
+        }
+        (Decision::Set, false) | (_, true) => {}
+        (_, false) => {
+            return Err(format!(
+                "\"moves\" belongs to an arbiter \"set\", not \"{decision}\""
+            ));
+        }
+    }
     if decision == Decision::Declare && result.is_none() {
         return Err("an arbiter \"declare\" needs a \"result\"".into());
     }
@@ -95,15 +115,62 @@ pub fn arbiter(
     Ok(())
 }
 
-/// Players make moves and claims; only the arbiter gives an arbiter's word.
+/// The most moves an arbiter's `set` gives: the plies a board's lost reports can hide and
+/// more, not a game.
+pub const MAX_SET_MOVES: usize = 40;
+
+/// The longest device name a board report carries.
+pub const MAX_DEVICE: usize = 64;
+
+/// Players make moves and claims; only the arbiter gives an arbiter's word; a board's
+/// report has no side.
 pub fn side(kind: &EventKind, side: Side) -> Result<(), String> {
-    let arbiter_event = matches!(kind, EventKind::Arbiter { .. });
-    match (arbiter_event, side) {
-        (true, Side::Arbiter) | (false, Side::First | Side::Second) => Ok(()),
-        (true, _) => Err("an arbiter event must have \"side\":\"arbiter\"".into()),
-        (false, _) => Err(format!(
-            "a {} event is a player's; its side cannot be the arbiter",
-            kind.type_name()
+    match (kind, side) {
+        (EventKind::Arbiter { .. }, Side::Arbiter) | (EventKind::Board { .. }, Side::Board) => {
+            Ok(())
+        }
+        (EventKind::Arbiter { .. }, _) => {
+            Err("an arbiter event must have \"side\":\"arbiter\"".into())
+        }
+        (EventKind::Board { .. }, _) => {
+            Err("a board event has no \"side\": the board reports both players' pieces".into())
+        }
+        (_, Side::First | Side::Second) => Ok(()),
+        (_, Side::Arbiter | Side::Board) => Err(format!(
+            "a {} event is a player's; its side cannot be the {}",
+            kind.type_name(),
+            if side == Side::Arbiter {
+                "arbiter"
+            } else {
+                "board"
+            }
+        )),
+    }
+}
+
+/// A board's placement the game's board can hold: the right size, the game's letters.
+pub fn placement(variant: Variant, text: &str) -> Result<(), String> {
+    crate::games::sensor::read(variant, text).map(|_| ())
+}
+
+/// A device name: printable, short.
+pub fn device(device: &str) -> Result<(), String> {
+    if device.chars().count() > MAX_DEVICE {
+        return Err(format!("\"device\" is longer than {MAX_DEVICE} characters"));
+    }
+    if device.chars().any(char::is_control) {
+        return Err("\"device\" has a control character".into());
+    }
+    Ok(())
+}
+
+/// A move of an arbiter's `set`: a player's `move` or `reveal`.
+pub fn set_move(event: &Event) -> Result<(), String> {
+    match event.kind {
+        EventKind::Move { .. } | EventKind::Place { .. } | EventKind::Reveal { .. } => Ok(()),
+        _ => Err(format!(
+            "an arbiter \"set\" gives move and reveal events, found {}",
+            event.kind.type_name()
         )),
     }
 }
@@ -114,6 +181,9 @@ pub fn rules(rules: &RuleOptions, variant: Variant) -> Result<(), String> {
     positive(rules.foul_limit, "foul_limit")?;
     if let Some(n) = rules.repetition_count.filter(|n| !(2..=10).contains(n)) {
         return Err(format!("\"repetition_count\" must be 2 to 10, found {n}"));
+    }
+    if let Some(n) = rules.board_hold_ms.filter(|n| !(100..=60_000).contains(n)) {
+        return Err(format!("\"board_hold_ms\" must be 100 to 60000, found {n}"));
     }
     let spec = variant.spec();
     if let Some(key) = rules.keys().find(|&key| !spec.reads(key)) {

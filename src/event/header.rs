@@ -101,6 +101,12 @@ pub struct RuleOptions {
     pub procedure: Option<Procedure>,
     /// Renju: what becomes of black's stone on a forbidden point (default claim).
     pub forbidden: Option<ForbiddenRule>,
+    /// Electronic boards in a game without clock events: how long a placement must stand
+    /// unchanged to be read as a move (default 1000 ms).
+    pub board_hold_ms: Option<u64>,
+    /// Electronic boards: whether a piece lifted and put back is a notice (default) or a
+    /// touch under the book's touch-move rule.
+    pub board_touch: Option<BoardTouch>,
 }
 
 impl RuleOptions {
@@ -114,6 +120,8 @@ impl RuleOptions {
             (RuleKey::RuleSet, self.rule_set.is_some()),
             (RuleKey::Procedure, self.procedure.is_some()),
             (RuleKey::Forbidden, self.forbidden.is_some()),
+            (RuleKey::BoardHoldMs, self.board_hold_ms.is_some()),
+            (RuleKey::BoardTouch, self.board_touch.is_some()),
         ];
         set.into_iter().filter(|(_, on)| *on).map(|(key, _)| key)
     }
@@ -147,6 +155,15 @@ named_enum! {
         Claim = "claim",
         Replay = "replay",
         Loss = "loss",
+    }
+}
+
+named_enum! {
+    /// What a piece lifted on an electronic board and put back (or lifted before another is
+    /// moved) counts as: evidence for the arbiter, or a touch under the touch-move rule.
+    BoardTouch {
+        Notice = "notice",
+        Enforce = "enforce",
     }
 }
 

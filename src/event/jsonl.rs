@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::games::{SquareKind, Variant};
 use crate::quote::quote;
 
+use super::BoardTouch;
 use super::check;
 use super::{
     ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
@@ -274,6 +275,8 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
         rule_set: named(f.string("rule_set")?, "rule_set", RuleSet::parse)?,
         procedure: named(f.string("procedure")?, "procedure", Procedure::parse)?,
         forbidden: named(f.string("forbidden")?, "forbidden", ForbiddenRule::parse)?,
+        board_hold_ms: f.uint("board_hold_ms")?,
+        board_touch: named(f.string("board_touch")?, "board_touch", BoardTouch::parse)?,
     };
     f.finish()?;
     check::rules(&rules, variant)?;
@@ -336,14 +339,24 @@ fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<
     } else {
         format!("the event of type {}", quote(&kind_name))
     };
-    let side_name = f.required_string("side")?;
-    let side = Side::parse(&side_name, variant).ok_or_else(|| {
-        let [a, b] = variant.side_names();
-        format!(
-            "unknown side {} for {variant} (expected {a}, {b} or arbiter)",
-            quote(&side_name)
-        )
-    })?;
+    // A board's report has no side: the device reads both players' pieces.
+    let side = if kind_name == "board" {
+        if f.take("side").is_some() {
+            return Err(
+                "a board event has no \"side\": the board reports both players' pieces".into(),
+            );
+        }
+        Side::Board
+    } else {
+        let side_name = f.required_string("side")?;
+        Side::parse(&side_name, variant).ok_or_else(|| {
+            let [a, b] = variant.side_names();
+            format!(
+                "unknown side {} for {variant} (expected {a}, {b} or arbiter)",
+                quote(&side_name)
+            )
+        })?
+    };
     let ts_ms = f.uint("ts_ms")?;
     if let Some(given) = f.uint("seq")? {
         match seq {
@@ -362,7 +375,7 @@ fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<
 }
 
 /// The `type` of every event, as [`event_kind`] reads them.
-const EVENT_TYPES: [&str; 9] = [
+const EVENT_TYPES: [&str; 10] = [
     "touch",
     "move",
     "reveal",
@@ -372,6 +385,7 @@ const EVENT_TYPES: [&str; 9] = [
     "claim",
     "resign",
     "arbiter",
+    "board",
 ];
 
 fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind, String> {
@@ -394,11 +408,12 @@ fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind,
                 .expect("claim given"),
         },
         "resign" => EventKind::Resign,
-        "arbiter" => arbiter_kind(f)?,
+        "arbiter" => arbiter_kind(f, variant)?,
+        "board" => board_kind(f, variant)?,
         other => {
             return Err(format!(
                 "unknown event type {} (expected touch, move, reveal, clock, \
-                 draw_offer, draw_reply, claim, resign or arbiter)",
+                 draw_offer, draw_reply, claim, resign, arbiter or board)",
                 quote(other)
             ));
         }
@@ -505,7 +520,37 @@ fn clock_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
     })
 }
 
-fn arbiter_kind(f: &mut Fields) -> Result<EventKind, String> {
+fn board_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
+    let placement = f.required_string("placement")?;
+    check::placement(variant, &placement).map_err(|e| format!("\"placement\": {e}"))?;
+    let device = f.string("device")?;
+    if let Some(d) = &device {
+        check::device(d)?;
+    }
+    Ok(EventKind::Board { placement, device })
+}
+
+/// The moves of an arbiter's `set`: `move` (or renju stone) and `reveal` events of a player.
+fn set_moves(value: Value, variant: Variant) -> Result<Vec<Event>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!(
+            "\"moves\" must be an array of events, found {}",
+            show(&value)
+        ));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let event = event_from_value(item, variant, None)
+                .map_err(|e| format!("\"moves\" item {}: {e}", i + 1))?;
+            check::set_move(&event).map_err(|e| format!("\"moves\" item {}: {e}", i + 1))?;
+            Ok(event)
+        })
+        .collect()
+}
+
+fn arbiter_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
     let decision = named(
         Some(f.required_string("decision")?),
         "decision",
@@ -515,12 +560,17 @@ fn arbiter_kind(f: &mut Fields) -> Result<EventKind, String> {
     let ruling = f.uint("ruling")?;
     let result = named(f.string("result")?, "result", GameResult::parse)?;
     let text = f.string("text")?;
-    check::arbiter(decision, ruling, result)?;
+    let moves = match f.take("moves") {
+        Some(value) => set_moves(value, variant)?,
+        None => Vec::new(),
+    };
+    check::arbiter(decision, ruling, result, &moves)?;
     Ok(EventKind::Arbiter {
         decision,
         ruling,
         result,
         text,
+        moves,
     })
 }
 
@@ -568,6 +618,8 @@ fn rules_to_value(rules: &RuleOptions) -> Map<String, Value> {
     put("rule_set", rules.rule_set.map(|r| r.as_str().into()));
     put("procedure", rules.procedure.map(|p| p.as_str().into()));
     put("forbidden", rules.forbidden.map(|p| p.as_str().into()));
+    put("board_hold_ms", rules.board_hold_ms.map(Value::from));
+    put("board_touch", rules.board_touch.map(|p| p.as_str().into()));
     m
 }
 
@@ -596,14 +648,21 @@ fn clock_to_value(clock: &ClockControl) -> Value {
 
 /// The canonical line of an event: `type`, `side`, the type's fields, then `ts_ms`.
 pub fn event_to_json(event: &Event, variant: Variant) -> String {
+    event_value(event, variant).to_string()
+}
+
+/// An event as the log writes it (a board's report without `side`).
+pub fn event_value(event: &Event, variant: Variant) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), event.kind.type_name().into());
-    m.insert("side".into(), event.side.name(variant).into());
+    if event.side != Side::Board {
+        m.insert("side".into(), event.side.name(variant).into());
+    }
     kind_fields(&event.kind, variant, &mut m);
     if let Some(ts) = event.ts_ms {
         m.insert("ts_ms".into(), ts.into());
     }
-    Value::Object(m).to_string()
+    Value::Object(m)
 }
 
 fn square_value(square: Square) -> Value {
@@ -677,6 +736,7 @@ fn kind_fields(kind: &EventKind, variant: Variant, m: &mut Map<String, Value>) {
             ruling,
             result,
             text,
+            moves,
         } => {
             m.insert("decision".into(), decision.as_str().into());
             if let Some(r) = ruling {
@@ -687,6 +747,16 @@ fn kind_fields(kind: &EventKind, variant: Variant, m: &mut Map<String, Value>) {
             }
             if let Some(t) = text {
                 m.insert("text".into(), t.clone().into());
+            }
+            if !moves.is_empty() {
+                let moves = moves.iter().map(|e| event_value(e, variant)).collect();
+                m.insert("moves".into(), Value::Array(moves));
+            }
+        }
+        EventKind::Board { placement, device } => {
+            m.insert("placement".into(), placement.clone().into());
+            if let Some(d) = device {
+                m.insert("device".into(), d.clone().into());
             }
         }
     }

@@ -13,11 +13,12 @@ mod text;
 
 pub use games::{describe, describe_games, rule_values};
 pub use header::{
-    ClockControl, ForbiddenRule, Header, IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet,
+    BoardTouch, ClockControl, ForbiddenRule, Header, IllegalMovePolicy, Period, Procedure,
+    RuleOptions, RuleSet,
 };
 pub use jsonl::{
-    GameLog, LineError, event_from_json, event_to_json, header_from_json, header_to_json,
-    parse_log, write_log,
+    GameLog, LineError, event_from_json, event_to_json, event_value, header_from_json,
+    header_to_json, parse_log, write_log,
 };
 pub use square::{GameSquare, Square};
 pub use text::{TextError, read_text};
@@ -27,12 +28,14 @@ use std::fmt;
 use crate::games::Variant;
 
 /// Who an event or ruling concerns: the first player (white in chess and draughts, red in
-/// xiangqi), the second player (black), or the arbiter.
+/// xiangqi), the second player (black), the arbiter, or an electronic board (whose `board`
+/// reports have no side in the log).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     First,
     Second,
     Arbiter,
+    Board,
 }
 
 /// The player whose turn the board gives, as events name sides.
@@ -52,6 +55,7 @@ impl Side {
             Side::First => variant.side_names()[0],
             Side::Second => variant.side_names()[1],
             Side::Arbiter => "arbiter",
+            Side::Board => "board",
         }
     }
 
@@ -71,6 +75,7 @@ impl Side {
             Side::First => Side::Second,
             Side::Second => Side::First,
             Side::Arbiter => Side::Arbiter,
+            Side::Board => Side::Board,
         }
     }
 
@@ -164,12 +169,20 @@ pub enum EventKind {
         claim: ClaimKind,
     },
     Resign,
-    /// The arbiter's word.
+    /// The arbiter's word; `moves` (decision `set`) are the moves the arbiter finds were
+    /// made, after a board mismatch.
     Arbiter {
         decision: Decision,
         ruling: Option<u64>,
         result: Option<GameResult>,
         text: Option<String>,
+        moves: Vec<Event>,
+    },
+    /// What an electronic board's sensors read, whole, exactly as reported: the board part
+    /// of the game's FEN (see `games::sensor`), and the device that read it.
+    Board {
+        placement: String,
+        device: Option<String>,
     },
 }
 
@@ -186,6 +199,7 @@ impl EventKind {
             EventKind::Claim { .. } => "claim",
             EventKind::Resign => "resign",
             EventKind::Arbiter { .. } => "arbiter",
+            EventKind::Board { .. } => "board",
         }
     }
 }
@@ -215,5 +229,6 @@ named_enum! {
         Declare = "declare",
         Warn = "warn",
         Foul = "foul",
+        Set = "set",
     }
 }

@@ -10,6 +10,7 @@ pub mod draughts;
 mod game;
 pub mod pgn_text;
 pub mod renju;
+pub mod sensor;
 pub mod spec;
 pub mod xiangqi;
 

@@ -98,6 +98,8 @@ named_enum! {
         RuleSet = "rule_set",
         Procedure = "procedure",
         Forbidden = "forbidden",
+        BoardHoldMs = "board_hold_ms",
+        BoardTouch = "board_touch",
     }
 }
 

@@ -58,6 +58,7 @@ fn draw(header: &Header, events: &mut Vec<Event>, last_mover: Option<Side>, decl
             ruling: None,
             result: Some(GameResult::Draw),
             text: Some(declared.into()),
+            moves: Vec::new(),
         },
     ));
 }

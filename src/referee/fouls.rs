@@ -81,7 +81,7 @@ fn player(side: Side) -> Option<usize> {
     match side {
         Side::First => Some(0),
         Side::Second => Some(1),
-        Side::Arbiter => None,
+        Side::Arbiter | Side::Board => None,
     }
 }
 

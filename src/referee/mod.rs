@@ -5,6 +5,7 @@
 //! game; it never stores a ruling as truth.
 
 mod article;
+pub mod board;
 mod chess_gjq;
 mod clock;
 mod draughts;
@@ -81,6 +82,8 @@ pub struct Referee {
     rulings: Vec<Ruling>,
     ending: Option<Ending>,
     last_seq: u64,
+    /// What an electronic board reported, from its first report (boxed: most logs have none).
+    board: Option<Box<board::BoardWatch>>,
 }
 
 /// Replays a whole log: the referee after the last event, and every ruling in order.
@@ -109,6 +112,7 @@ impl Referee {
             rulings: Vec::new(),
             ending: None,
             last_seq: 0,
+            board: None,
         })
     }
 
@@ -119,6 +123,40 @@ impl Referee {
         debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
         self.last_seq = seq;
         self.sides.push(event.side);
+        if let EventKind::Board { placement, device } = &event.kind {
+            let out = self.board_report(seq, event, placement, device.as_deref());
+            // An arbiter's foul naming this report charges the player it showed moving.
+            if let Some(side) = out.iter().find_map(|r| {
+                matches!(r.kind, RulingKind::BoardMove | RulingKind::BoardTouch)
+                    .then_some(r.side)
+                    .flatten()
+            }) && let Some(last) = self.sides.last_mut()
+            {
+                *last = side;
+            }
+            return out;
+        }
+        // Each part records its own rulings, in the order they arise.
+        let mut out = self.board_before(seq, event);
+        out.extend(self.apply_event(seq, event));
+        // The arbiter's `set`: the moves the arbiter finds were made, each judged as the
+        // `move` event it is.
+        if let EventKind::Arbiter {
+            decision: Decision::Set,
+            moves,
+            ..
+        } = &event.kind
+        {
+            for m in moves {
+                out.extend(self.apply_event(seq, m));
+            }
+        }
+        out
+    }
+
+    /// Applies one event (a logged one, or a move derived from a board's reports) and
+    /// records its rulings.
+    fn apply_event(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
         if let Some(out) = self.table.after_end(seq, event) {
             self.rulings.extend(out.iter().cloned());
             return out;
@@ -174,6 +212,7 @@ impl Referee {
                 ruling,
                 result,
                 text,
+                ..
             } => {
                 let charged = self.charged_side(*decision, *ruling);
                 if *decision == Decision::Overturn {
@@ -275,7 +314,7 @@ impl Referee {
         self.sides
             .get(index)
             .copied()
-            .filter(|s| *s != Side::Arbiter)
+            .filter(|s| matches!(s, Side::First | Side::Second))
     }
 
     /// An overturned ruling no longer counts: its foul leaves the count and its result no
@@ -336,7 +375,11 @@ impl Referee {
     /// words. Empty once the game has ended, and for the other games.
     pub fn open_conditions(&self) -> Vec<String> {
         match self.ending {
-            None => self.table.open_conditions(),
+            None => {
+                let mut open = self.table.open_conditions();
+                open.extend(self.board_open());
+                open
+            }
             Some(_) => Vec::new(),
         }
     }
@@ -439,6 +482,7 @@ mod tests {
             ruling: Some(1),
             result: None,
             text: Some("hands: \"off\"".into()),
+            moves: Vec::new(),
         };
         let ruling = referee.apply(2, &event(Side::Arbiter, foul)).remove(0);
         let act = "the arbiter charges red with a foul at event 2 (during red's event 1)";

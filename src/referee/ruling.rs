@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::event::{GameResult, Side, named_enum};
+use crate::event::{Event, GameResult, Side, named_enum};
 use crate::games::Variant;
 
 use super::article::Article;
@@ -26,6 +26,8 @@ pub struct Ruling {
     pub evidence: Vec<u64>,
     /// What a later rule needs of this ruling, as data: nothing reads the text back.
     pub reason: Reason,
+    /// `board_move`: the move derived from a board's reports, as the log would write it.
+    pub event: Option<Box<Event>>,
 }
 
 /// The data a later rule acts on, beside the ruling's words (not part of the log format).
@@ -71,6 +73,10 @@ named_enum! {
         Five = "five",
         Forbidden = "forbidden",
         FullBoard = "full_board",
+        BoardMove = "board_move",
+        BoardMismatch = "board_mismatch",
+        BoardTouch = "board_touch",
+        BoardResultSignal = "board_result_signal",
     }
 }
 
@@ -100,6 +106,7 @@ impl Ruling {
             text,
             evidence: vec![at],
             reason: Reason::Plain,
+            event: None,
         }
     }
 
@@ -115,6 +122,7 @@ impl Ruling {
             text,
             evidence: vec![at],
             reason: Reason::Plain,
+            event: None,
         }
     }
 
@@ -136,6 +144,7 @@ impl Ruling {
             text,
             evidence: vec![at],
             reason: Reason::Plain,
+            event: None,
         }
     }
 
@@ -177,6 +186,9 @@ impl Ruling {
         m.insert("rule".into(), json!(self.rule()));
         m.insert("text".into(), json!(self.text));
         m.insert("evidence".into(), json!(self.evidence));
+        if let Some(event) = &self.event {
+            m.insert("event".into(), crate::event::event_value(event, variant));
+        }
         Value::Object(m)
     }
 

@@ -79,12 +79,17 @@ fn words(referee: &Referee, event: &Event, described: Option<String>) -> String 
             ruling,
             result,
             text,
+            ..
         } => arbiter(
             *decision,
             *ruling,
             result.map(|r| r.as_str()),
             text.as_deref(),
         ),
+        EventKind::Board { device, .. } => match device {
+            Some(device) => format!("board {device} reports its placement"),
+            None => "the board reports its placement".into(),
+        },
     }
 }
 
@@ -101,6 +106,7 @@ fn arbiter(
         Decision::Declare => "declares",
         Decision::Warn => "warns",
         Decision::Foul => "records a foul",
+        Decision::Set => "sets the moves made",
     };
     let mut words = format!("arbiter {verb}");
     if let Some(seq) = ruling {

@@ -6,7 +6,10 @@
 use crate::event::{ClaimKind, Event, EventKind, GameSquare, Header, Side};
 use crate::games::{Game, Variant};
 
+use crate::games::sensor::{Placement, Sensed};
+
 use super::article::Article;
+use super::board::search::{self, BoardRules, Reading};
 use super::chess_gjq::ChessGjqTable;
 use super::draughts::DraughtsTable;
 use super::offers::OfferRule;
@@ -212,6 +215,26 @@ impl Table {
         forward!(self, t => Positioned::side_to_move(t))
     }
 
+    /// What the game's board shows and how its squares are named (electronic boards).
+    pub fn board_rules(&self) -> BoardRules {
+        forward!(self, t => board_rules_of(t))
+    }
+
+    /// What a board shows of the current position.
+    pub fn board_placement(&self) -> Placement {
+        forward!(self, t => t.position().placement())
+    }
+
+    /// Reads a board's placement against the current position (see [`search::read`]).
+    pub fn board_read(&self, shown: &Placement, displace: bool, ts: Option<u64>) -> Reading {
+        forward!(self, t => search::read(t.position(), shown, displace, ts))
+    }
+
+    /// The event square of a placement's cell.
+    pub fn board_square(&self, cell: usize) -> crate::event::Square {
+        forward!(self, t => square_of(t, cell))
+    }
+
     /// Draughts: the start position and the moves that stand; `None` for the other games.
     pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
         match self {
@@ -231,6 +254,22 @@ macro_rules! forward_played {
             None => $none,
         })
     };
+}
+
+fn board_rules_of<T: Positioned>(_: &T) -> BoardRules
+where
+    T::Position: Sensed,
+    <T::Position as Game>::Square: GameSquare,
+{
+    BoardRules::of::<T::Position>()
+}
+
+fn square_of<T: Positioned>(_: &T, cell: usize) -> crate::event::Square
+where
+    T::Position: Sensed,
+    <T::Position as Game>::Square: GameSquare,
+{
+    <T::Position as Sensed>::square_of(cell).into()
 }
 
 // The tables' trait over events as the referee holds them: each call reaches one table.

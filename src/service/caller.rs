@@ -91,6 +91,8 @@ impl Caller {
         let scope = match side {
             Side::First => Some(SideScope::First),
             Side::Second => Some(SideScope::Second),
+            // A board's report shows both players' pieces: a board token for both sides.
+            Side::Board => Some(SideScope::Both),
             Side::Arbiter => None,
         };
         self.grant

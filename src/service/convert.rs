@@ -1,6 +1,7 @@
 //! Proto messages to and from the event model. Errors name the field's path in the request
 //! (`events[2].event.move.from`), so a board's programmer can find the mistake at once.
 
+use crate::event::BoardTouch;
 use crate::event::check;
 use crate::event::{
     ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
@@ -52,7 +53,10 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
     let rule_set = named_option(r.rule_set, "rule_set", "rule set", RuleSet::parse)?;
     let procedure = named_option(r.procedure, "procedure", "procedure", Procedure::parse)?;
     let forbidden = named_option(r.forbidden, "forbidden", "procedure", ForbiddenRule::parse)?;
+    let board_touch = named_option(r.board_touch, "board_touch", "setting", BoardTouch::parse)?;
     Ok(RuleOptions {
+        board_hold_ms: r.board_hold_ms,
+        board_touch,
         move_limit: r.move_limit,
         foul_limit: r.foul_limit,
         illegal_move,
@@ -114,6 +118,8 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
             rule_set: r.rule_set.map(|s| s.as_str().into()),
             procedure: r.procedure.map(|p| p.as_str().into()),
             forbidden: r.forbidden.map(|p| p.as_str().into()),
+            board_hold_ms: r.board_hold_ms,
+            board_touch: r.board_touch.map(|p| p.as_str().into()),
         }),
         clock: h.clock.as_ref().map(|c| proto::ClockControl {
             initial_ms: c.initial_ms,
@@ -142,7 +148,13 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
 
 /// An event of a `variant` game from a request; `path` prefixes field names in errors.
 pub fn event_from_proto(e: proto::Event, variant: Variant, path: &str) -> Result<Event> {
-    let side = Side::parse(&e.side, variant).ok_or_else(|| {
+    let board = matches!(e.kind, Some(proto::event::Kind::Board(_)));
+    let side = if board && e.side.is_empty() {
+        Ok(Side::Board)
+    } else {
+        Side::parse(&e.side, variant).ok_or(())
+    };
+    let side = side.map_err(|()| {
         let [a, b] = variant.side_names();
         Error::invalid(
             format!("{path}.side"),
@@ -208,7 +220,18 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
             })?,
         },
         Kind::Resign(_) => EventKind::Resign,
-        Kind::Arbiter(a) => arbiter_from_proto(a, &format!("{path}.arbiter"))?,
+        Kind::Arbiter(a) => arbiter_from_proto(a, variant, &format!("{path}.arbiter"))?,
+        Kind::Board(b) => {
+            check::placement(variant, &b.placement)
+                .map_err(at(|| format!("{path}.board.placement")))?;
+            if let Some(d) = &b.device {
+                check::device(d).map_err(at(|| format!("{path}.board.device")))?;
+            }
+            EventKind::Board {
+                placement: b.placement,
+                device: b.device,
+            }
+        }
     })
 }
 
@@ -247,7 +270,7 @@ fn move_from_proto(m: proto::Move, variant: Variant, path: &str) -> Result<Event
     })
 }
 
-fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
+fn arbiter_from_proto(a: proto::ArbiterWord, variant: Variant, path: &str) -> Result<EventKind> {
     let decision = Decision::parse(&a.decision).ok_or_else(|| {
         Error::invalid(
             format!("{path}.decision"),
@@ -265,12 +288,24 @@ fn arbiter_from_proto(a: proto::ArbiterWord, path: &str) -> Result<EventKind> {
             })
         })
         .transpose()?;
-    check::arbiter(decision, a.ruling, result).map_err(at(|| path.to_string()))?;
+    let moves = a
+        .moves
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let path = format!("{path}.moves[{i}]");
+            let event = event_from_proto(m, variant, &path)?;
+            check::set_move(&event).map_err(at(|| path))?;
+            Ok(event)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    check::arbiter(decision, a.ruling, result, &moves).map_err(at(|| path.to_string()))?;
     Ok(EventKind::Arbiter {
         decision,
         ruling: a.ruling,
         result,
         text: a.text,
+        moves,
     })
 }
 
@@ -338,15 +373,24 @@ pub fn event_to_proto(e: &Event, variant: Variant) -> proto::Event {
             ruling,
             result,
             text,
+            moves,
         } => Kind::Arbiter(proto::ArbiterWord {
             decision: decision.as_str().into(),
             ruling: *ruling,
             result: result.map(|r| r.as_str().into()),
             text: text.clone(),
+            moves: moves.iter().map(|m| event_to_proto(m, variant)).collect(),
+        }),
+        EventKind::Board { placement, device } => Kind::Board(proto::BoardReport {
+            placement: placement.clone(),
+            device: device.clone(),
         }),
     };
     proto::Event {
-        side: e.side.name(variant).into(),
+        side: match e.side {
+            Side::Board => String::new(),
+            side => side.name(variant).into(),
+        },
         ts_ms: e.ts_ms,
         kind: Some(kind),
     }
@@ -362,6 +406,10 @@ pub fn ruling_to_proto(r: &Ruling, variant: Variant) -> proto::Ruling {
         rule: r.rule(),
         text: r.text.clone(),
         evidence: r.evidence.clone(),
+        event: r
+            .event
+            .as_deref()
+            .map(|e| crate::event::event_to_json(e, variant)),
     }
 }
 

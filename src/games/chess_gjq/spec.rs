@@ -21,6 +21,8 @@ pub static SPEC: GameSpec = GameSpec {
         RuleKey::FoulLimit,
         RuleKey::IllegalMove,
         RuleKey::RepetitionCount,
+        RuleKey::BoardHoldMs,
+        RuleKey::BoardTouch,
     ],
     scoring: Scoring {
         win: 2,

@@ -20,6 +20,8 @@ pub static SPEC: GameSpec = GameSpec {
         RuleKey::FoulLimit,
         RuleKey::IllegalMove,
         RuleKey::RepetitionCount,
+        RuleKey::BoardHoldMs,
+        RuleKey::BoardTouch,
     ],
     scoring: Scoring {
         win: 4,

@@ -23,6 +23,8 @@ pub static SPEC: GameSpec = GameSpec {
         RuleKey::RepetitionCount,
         RuleKey::RuleSet,
         RuleKey::Procedure,
+        RuleKey::BoardHoldMs,
+        RuleKey::BoardTouch,
     ],
     scoring: Scoring {
         win: 4,

@@ -16,7 +16,7 @@ impl ChessGjqTable {
         let winner = match winner {
             Side::First => Color::White,
             Side::Second => Color::Black,
-            Side::Arbiter => return None,
+            Side::Arbiter | Side::Board => return None,
         };
         let pos = &self.position;
         if pos.hidden_count() > 0 {

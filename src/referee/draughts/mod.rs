@@ -163,6 +163,7 @@ impl DraughtsTable {
             text,
             evidence: vec![seq],
             reason: Reason::Plain,
+            event: None,
         }
     }
 
@@ -441,7 +442,7 @@ fn color_of(side: Side) -> Option<Color> {
     match side {
         Side::First => Some(Color::White),
         Side::Second => Some(Color::Black),
-        Side::Arbiter => None,
+        Side::Arbiter | Side::Board => None,
     }
 }
 

@@ -425,7 +425,7 @@ fn stone_of(side: Side) -> Option<Stone> {
     match side {
         Side::First => Some(Stone::Black),
         Side::Second => Some(Stone::White),
-        Side::Arbiter => None,
+        Side::Arbiter | Side::Board => None,
     }
 }
 
@@ -452,6 +452,7 @@ fn ruling(
         text,
         evidence,
         reason: Reason::Plain,
+        event: None,
     }
 }
 

@@ -230,7 +230,7 @@ fn color_of(side: Side) -> Option<Color> {
     match side {
         Side::First => Some(Color::Red),
         Side::Second => Some(Color::Black),
-        Side::Arbiter => None,
+        Side::Arbiter | Side::Board => None,
     }
 }
 

@@ -1,0 +1,458 @@
+//! The referee's side of electronic boards: when a report is read (its commit point), and
+//! what each reading gives (log format, "Electronic boards"). A derived move is a
+//! `board_move` ruling naming the reports it was read from, and is then judged exactly as
+//! the `move` event it names would be at that seq.
+
+use crate::event::{BoardTouch, Decision, Event, EventKind, Side, Square};
+
+use super::super::article::Article;
+use super::super::{Referee, Ruling, RulingKind};
+use super::{BoardWatch, Mismatch, Pending, Provisional, Reading, touches};
+
+/// The article every board ruling cites: the log format's section on electronic boards.
+const BOARDS: Article = Article::LogFormat("electronic boards");
+
+/// Why a placement is read now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Commit {
+    /// A clock press by the side to move.
+    Press,
+    /// The placement stood unchanged for the hold time.
+    Held,
+    /// An event of another type came.
+    Other,
+}
+
+impl Commit {
+    fn words(self, seq: u64) -> String {
+        match self {
+            Commit::Press => format!("read at the clock press (event {seq})"),
+            Commit::Held => format!("read when it had stood for the hold time (event {seq})"),
+            Commit::Other => format!("read at the next event of another type (event {seq})"),
+        }
+    }
+}
+
+impl Referee {
+    /// The board watch, created at the game's first board report.
+    fn watch(&mut self) -> &mut BoardWatch {
+        let rules = &self.header.rules;
+        let (hold, enforce) = (
+            rules.board_hold_ms,
+            rules.board_touch == Some(BoardTouch::Enforce),
+        );
+        let table_rules = self.table.board_rules();
+        self.board
+            .get_or_insert_with(|| Box::new(BoardWatch::new(table_rules, hold, enforce)))
+    }
+
+    /// A `board` report: committed, if an earlier one held long enough, and kept until its
+    /// own commit point.
+    pub(in crate::referee) fn board_report(
+        &mut self,
+        seq: u64,
+        event: &Event,
+        placement: &str,
+        device: Option<&str>,
+    ) -> Vec<Ruling> {
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        let ts = event.ts_ms;
+        let Ok(read) = (self.watch().rules.read)(placement) else {
+            // The event checks refuse a placement the game cannot read.
+            return Vec::new();
+        };
+        let watch = self.watch();
+        watch.last = Some(super::LastReport {
+            seq,
+            ts,
+            device: device.map(str::to_string),
+            placement: placement.to_string(),
+        });
+        let mut out = Vec::new();
+        // A placement that stood long enough is read before this report.
+        let held = !watch.clocked
+            && watch.pending.as_ref().is_some_and(|p| match (p.ts, ts) {
+                (Some(then), Some(now)) => now.saturating_sub(then) >= watch.hold_ms,
+                _ => false,
+            });
+        if held {
+            out.extend(self.commit(seq, Commit::Held));
+        }
+        out.extend(self.provisional_lapsed(seq, ts));
+        if self.ending.is_some() {
+            return out;
+        }
+        let here = self.table.board_placement();
+        let watch = self.watch();
+        watch.orient(&read, &here);
+        let shown = watch.oriented(read);
+        if (watch.rules.signal)(&shown) {
+            let first = !std::mem::replace(&mut watch.signalled, true);
+            watch.pending = None;
+            if first {
+                let text = format!(
+                    "the board shows both kings in the centre (event {seq}): the players' \
+                     signal of a result, not a move; the arbiter confirms the result with an \
+                     arbiter declare"
+                );
+                let ruling = Ruling::notice(seq, RulingKind::BoardResultSignal, None, BOARDS, text);
+                self.record(&mut out, ruling);
+            }
+            return out;
+        }
+        watch.signalled = false;
+        watch.note_lifts(seq, ts, &shown, &here);
+        watch.saw(seq);
+        // A mismatch read at a press that this report clears within the hold time.
+        if let Some(p) = watch.provisional.clone() {
+            watch.pending = Some(Pending {
+                seq,
+                ts,
+                placement: shown.clone(),
+            });
+            let read = self.table.board_read(&shown, false, ts);
+            if !matches!(read, Reading::Mismatch(_) | Reading::Ambiguous(_)) {
+                self.watch().provisional = None;
+                out.extend(self.derive(seq, Commit::Other, read, Some(p.seq)));
+            }
+            return out;
+        }
+        watch.pending = Some(Pending {
+            seq,
+            ts,
+            placement: shown,
+        });
+        out
+    }
+
+    /// Before an event of another type: the pending report is read (a clock press is the
+    /// moving side's commit point); a `move` or `reveal` entered by hand is the game's next
+    /// move instead, and the board is then expected to show it.
+    pub(in crate::referee) fn board_before(&mut self, seq: u64, event: &Event) -> Vec<Ruling> {
+        let Some(watch) = self.board.as_mut() else {
+            return Vec::new();
+        };
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        match &event.kind {
+            EventKind::Move { .. } | EventKind::Place { .. } | EventKind::Reveal { .. } => {
+                watch.pending = None;
+                watch.lifts.clear();
+                watch.since.clear();
+                return out;
+            }
+            EventKind::Arbiter {
+                decision: Decision::Set,
+                ..
+            } => {
+                watch.pending = None;
+                watch.lifts.clear();
+                watch.since.clear();
+                watch.provisional = None;
+                watch.mismatch = None;
+                return out;
+            }
+            EventKind::Clock { .. } => watch.clocked = true,
+            _ => {}
+        }
+        out.extend(self.provisional_lapsed(seq, event.ts_ms));
+        let press = matches!(event.kind, EventKind::Clock { .. });
+        let why = if press { Commit::Press } else { Commit::Other };
+        if self.board.as_ref().is_some_and(|w| w.pending.is_some()) {
+            out.extend(self.commit(seq, why));
+        }
+        out
+    }
+
+    /// A mismatch read at a press that the board did not clear within the hold time.
+    fn provisional_lapsed(&mut self, seq: u64, ts: Option<u64>) -> Vec<Ruling> {
+        let Some(watch) = self.board.as_mut() else {
+            return Vec::new();
+        };
+        let lapsed = watch
+            .provisional
+            .as_ref()
+            .is_some_and(|p| match (p.ts, ts) {
+                (Some(then), Some(now)) => now.saturating_sub(then) > watch.hold_ms,
+                _ => true,
+            });
+        if !lapsed {
+            return Vec::new();
+        }
+        let p = watch.provisional.take().expect("lapsed");
+        let ruling = self.raise_mismatch(p.seq, p.squares, p.evidence, Some(seq));
+        let mut out = Vec::new();
+        self.record(&mut out, ruling);
+        out
+    }
+
+    /// Reads the pending report at commit point `seq`.
+    fn commit(&mut self, seq: u64, why: Commit) -> Vec<Ruling> {
+        let Some(pending) = self.board.as_mut().and_then(|w| w.pending.take()) else {
+            return Vec::new();
+        };
+        let displace = self.board.as_ref().is_some_and(|w| w.mismatch.is_none());
+        let read = self
+            .table
+            .board_read(&pending.placement, displace, pending.ts);
+        if let Reading::Mismatch(squares) | Reading::Ambiguous(squares) = &read {
+            let ambiguous = matches!(read, Reading::Ambiguous(_));
+            let squares = if ambiguous {
+                vec![format!(
+                    "it is reached by more than one sequence of legal moves: {}",
+                    squares.join("; ")
+                )]
+            } else {
+                squares.clone()
+            };
+            let watch = self.board.as_mut().expect("watched");
+            let evidence = watch.take_evidence();
+            watch.lifts.clear();
+            if watch.mismatch.is_some() {
+                return Vec::new();
+            }
+            if why == Commit::Press {
+                watch.provisional = Some(Provisional {
+                    seq,
+                    ts: pending.ts,
+                    squares,
+                    evidence,
+                });
+                return Vec::new();
+            }
+            let ruling = self.raise_mismatch(seq, squares, evidence, None);
+            let mut out = Vec::new();
+            self.record(&mut out, ruling);
+            return out;
+        }
+        self.derive(seq, why, read, None)
+    }
+
+    fn raise_mismatch(
+        &mut self,
+        seq: u64,
+        squares: Vec<String>,
+        mut evidence: Vec<u64>,
+        raised_at: Option<u64>,
+    ) -> Ruling {
+        let at = raised_at.unwrap_or(seq);
+        let watch = self.board.as_mut().expect("watched");
+        watch.mismatch = Some(Mismatch {
+            seq: at,
+            squares: squares.clone(),
+        });
+        let later = raised_at
+            .map(|r| format!(", and the board had not come back by event {r}"))
+            .unwrap_or_default();
+        let text = format!(
+            "the board's placement at event {seq} is neither the game's position nor reached \
+             from it by one to three legal moves{later}: {}. Nothing is derived until the \
+             board shows the game's position or a position legal moves ahead, or the arbiter \
+             sets the moves made",
+            squares.join(", ")
+        );
+        evidence.push(at);
+        evidence.sort_unstable();
+        evidence.dedup();
+        Ruling::notice(at, RulingKind::BoardMismatch, None, BOARDS, text).with_evidence(evidence)
+    }
+
+    /// What a reading that explains the placement gives: touch notices, then each ply as a
+    /// `board_move` followed by its judgment.
+    fn derive(
+        &mut self,
+        seq: u64,
+        why: Commit,
+        read: Reading,
+        pressed_at: Option<u64>,
+    ) -> Vec<Ruling> {
+        let variant = self.header.variant;
+        let mover = self.side_to_move();
+        let watch = self.board.as_mut().expect("watched");
+        let mut evidence = watch.take_evidence();
+        evidence.extend(pressed_at);
+        evidence.sort_unstable();
+        evidence.dedup();
+        let lifts = std::mem::take(&mut watch.lifts);
+        let cleared = watch.mismatch.take();
+        // The cells the plies changed are the move itself, not touches.
+        let (plies, moved, displaced) = match read {
+            Reading::Same => (Vec::new(), Vec::new(), false),
+            Reading::Plies(plies, moved) => (plies, moved, false),
+            Reading::Displacement(event, moved) => (vec![vec![event]], moved, true),
+            Reading::Mismatch(_) | Reading::Ambiguous(_) => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        let touched = touches(&lifts, &moved);
+        let enforce = self.board.as_ref().is_some_and(|w| w.enforce);
+        for lift in &touched {
+            let notice = self.touch_notice(seq, mover, lift, plies.is_empty());
+            self.record(&mut out, notice);
+            if enforce {
+                let touch = Event {
+                    side: mover,
+                    ts_ms: lift.ts,
+                    kind: EventKind::Touch {
+                        square: self.board_square(lift.cell),
+                        adjust: false,
+                    },
+                };
+                out.extend(self.apply_event(seq, &touch));
+            }
+        }
+        // A mismatch that stood is cleared: its open condition goes.
+        drop(cleared);
+        let turned_note = {
+            let watch = self.board.as_mut().expect("watched");
+            let note = watch.turned == Some(true) && !watch.told_turned && !plies.is_empty();
+            if note {
+                watch.told_turned = true;
+            }
+            note
+        };
+        for (i, ply) in plies.iter().enumerate() {
+            if self.ending.is_some() {
+                break;
+            }
+            let Some(first) = ply.first() else { continue };
+            let words: Vec<String> = ply
+                .iter()
+                .map(|e| self.describe(e).unwrap_or_else(|| plain_move(e)))
+                .collect();
+            let side = first.side.name(variant);
+            let mut text = format!(
+                "{side} {}: {} from the board's reports {}, {}",
+                if displaced {
+                    "carried a piece"
+                } else {
+                    "moved"
+                },
+                words.join(" "),
+                list(&evidence),
+                why.words(seq)
+            );
+            if plies.len() > 1 {
+                text.push_str(&format!(
+                    "; ply {} of {} read at once (the reports in between were lost)",
+                    i + 1,
+                    plies.len()
+                ));
+            }
+            if displaced {
+                text.push_str(
+                    "; one piece carried where the rules do not allow it: judged as that move",
+                );
+            }
+            if i == 0 && turned_note {
+                text.push_str(
+                    "; the board was set up turned round (its first report showed the start \
+                     position by 180 degrees) and is read turned for the whole game",
+                );
+            }
+            for event in ply {
+                let mut ruling = Ruling::notice(
+                    seq,
+                    RulingKind::BoardMove,
+                    Some(event.side),
+                    BOARDS,
+                    text.clone(),
+                )
+                .with_evidence(evidence.clone());
+                if matches!(event.kind, EventKind::Reveal { .. }) && ply.len() > 1 {
+                    ruling.text = format!(
+                        "{side} turned the piece on its new square face up: {}",
+                        words.last().cloned().unwrap_or_default()
+                    );
+                }
+                ruling.event = Some(Box::new(event.clone()));
+                self.record(&mut out, ruling);
+                out.extend(self.apply_event(seq, event));
+            }
+        }
+        out
+    }
+
+    /// A `board_touch`: the piece `lift` shows lifted, put back or followed by another move.
+    fn touch_notice(&self, seq: u64, mover: Side, lift: &super::Lift, no_move: bool) -> Ruling {
+        let variant = self.header.variant;
+        let square = self.board_square(lift.cell);
+        let back = match lift.back {
+            Some((back, _)) => format!(" and back at event {back}"),
+            None => String::new(),
+        };
+        let then = if no_move {
+            "and no move was made"
+        } else {
+            "before another piece was moved"
+        };
+        let rule = match self.table.policy().touch {
+            Some(t) => format!(" ({} touch-move)", t.article),
+            None => String::new(),
+        };
+        let text = format!(
+            "the board showed {}'s piece on {square} lifted at event {}{back}, {then}; a \
+             board cannot hear an announced adjustment: the arbiter may rule a foul or a \
+             warning{rule}",
+            mover.name(variant),
+            lift.seq
+        );
+        let mut evidence = vec![lift.seq, seq];
+        evidence.extend(lift.back.map(|(b, _)| b));
+        evidence.sort_unstable();
+        evidence.dedup();
+        Ruling::notice(seq, RulingKind::BoardTouch, Some(mover), BOARDS, text)
+            .with_evidence(evidence)
+    }
+
+    /// A board ruling: among the game's rulings, in order, and among this event's.
+    fn record(&mut self, out: &mut Vec<Ruling>, ruling: Ruling) {
+        self.rulings.push(ruling.clone());
+        out.push(ruling);
+    }
+
+    /// The event square of a placement cell.
+    fn board_square(&self, cell: usize) -> Square {
+        self.table.board_square(cell)
+    }
+
+    /// The board's last report and what stands of it, for the console.
+    pub fn board_watch(&self) -> Option<&BoardWatch> {
+        self.board.as_deref()
+    }
+
+    /// What a standing board mismatch leaves open, in words.
+    pub(in crate::referee) fn board_open(&self) -> Option<String> {
+        let watch = self.board.as_ref()?;
+        let m = watch.mismatch.as_ref()?;
+        Some(format!(
+            "the board has not matched the game since event {} ({}): nothing is derived until \
+             it shows the game's position or a position legal moves ahead, or the arbiter \
+             sets the moves made",
+            m.seq,
+            m.squares.join(", ")
+        ))
+    }
+}
+
+/// A derived event the game's notation cannot write (an illegal move): its squares.
+fn plain_move(event: &Event) -> String {
+    match &event.kind {
+        EventKind::Move { from, to, .. } => format!("{from}-{to}"),
+        EventKind::Place { to } => to.to_string(),
+        EventKind::Reveal { square, piece, .. } => format!("{square}={piece}"),
+        _ => event.kind.type_name().to_string(),
+    }
+}
+
+fn list(seqs: &[u64]) -> String {
+    let names: Vec<String> = seqs.iter().map(u64::to_string).collect();
+    match names.len() {
+        0 => "(none)".into(),
+        1 => format!("at event {}", names[0]),
+        _ => format!("at events {}", names.join(", ")),
+    }
+}
