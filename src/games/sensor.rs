@@ -16,8 +16,21 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// A placement of these cells (a simulator's or a bridge's; a report is read with
+    /// [`read`]).
+    pub fn from_cells(cells: Vec<Option<u8>>) -> Placement {
+        Placement { cells }
+    }
+
     pub fn cells(&self) -> &[Option<u8>] {
         &self.cells
+    }
+
+    /// Puts `letter` (or nothing) on cell `index`.
+    pub fn set(&mut self, index: usize, letter: Option<u8>) {
+        if let Some(cell) = self.cells.get_mut(index) {
+            *cell = letter;
+        }
     }
 
     /// The same board turned round by 180 degrees.
@@ -62,14 +75,22 @@ pub enum Ply<S> {
         promotion: Option<char>,
         /// The squares a draughts capture took.
         captures: Option<Vec<S>>,
-        /// chess_gjq: the piece a hidden mover turned out to be (`Q R B N P`).
-        reveal: Option<char>,
+        /// chess_gjq: the piece a hidden mover turned out to be.
+        reveal: Option<Revealed>,
     },
     Reveal {
         player: Player,
         square: S,
-        piece: char,
+        revealed: Revealed,
     },
+}
+
+/// What a chess_gjq reveal says: the piece (`Q R B N P`), and what a pawn on the last rank
+/// became.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Revealed {
+    pub piece: char,
+    pub promotion: Option<char>,
 }
 
 /// What deriving moves from a board's placements needs of a game.
@@ -120,6 +141,29 @@ pub fn read(variant: super::Variant, text: &str) -> Result<Placement, String> {
         Variant::Xiangqi => xiangqi::Position::read_placement(text),
         Variant::Draughts => draughts::Position::read_placement(text),
         Variant::Renju => renju::Board::read_placement(text),
+    }
+}
+
+/// Writes a placement as `variant`'s `board` event does.
+pub fn write(variant: super::Variant, placement: &Placement) -> String {
+    use super::Variant;
+    let width = match variant {
+        Variant::ChessGjq => Some(8),
+        Variant::Xiangqi => Some(9),
+        Variant::Renju => Some(15),
+        Variant::Draughts => None,
+    };
+    write_placement(placement, width)
+}
+
+/// The square name of a placement's cell in `variant` (`e2`, `h9`, `32`).
+pub fn cell_name(variant: super::Variant, index: usize) -> String {
+    use super::Variant;
+    match variant {
+        Variant::ChessGjq => chess_gjq::Position::square_of(index).to_string(),
+        Variant::Xiangqi => xiangqi::Position::square_of(index).to_string(),
+        Variant::Draughts => draughts::Position::square_of(index).to_string(),
+        Variant::Renju => renju::Board::square_of(index).to_string(),
     }
 }
 
@@ -245,40 +289,43 @@ impl Sensed for chess_gjq::Position {
         let player = Game::to_move(self);
         // A piece that moved face down: its reveal, if the board shows it face up.
         if let Some(square) = self.pending_reveal() {
-            return reveal_shown(self, square, shown)
-                .map(|(piece, next)| {
+            return reveals_shown(self, square, shown)
+                .into_iter()
+                .map(|(revealed, next)| {
                     let ply = Ply::Reveal {
                         player: other(player),
                         square,
-                        piece,
+                        revealed,
                     };
-                    vec![(ply, next)]
+                    (ply, next)
                 })
-                .unwrap_or_default();
+                .collect();
         }
-        self.legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let mut next = self.clone();
-                next.play(mv);
-                let mut reveal = None;
-                if next.pending_reveal() == Some(mv.to)
-                    && let Some((piece, revealed)) = reveal_shown(&next, mv.to, shown)
-                {
-                    reveal = Some(piece);
-                    next = revealed;
-                }
-                let ply = Ply::Move {
-                    player,
-                    from: Some(mv.from),
-                    to: mv.to,
-                    promotion: mv.promotion.map(|r| r.upper_char().to_ascii_lowercase()),
-                    captures: None,
-                    reveal,
-                };
-                (ply, next)
-            })
-            .collect()
+        let mut out = Vec::new();
+        for mv in self.legal_moves() {
+            let mut next = self.clone();
+            next.play(mv);
+            let ply = |reveal| Ply::Move {
+                player,
+                from: Some(mv.from),
+                to: mv.to,
+                promotion: mv.promotion.map(|r| r.upper_char().to_ascii_lowercase()),
+                captures: None,
+                reveal,
+            };
+            let reveals = if next.pending_reveal() == Some(mv.to) {
+                reveals_shown(&next, mv.to, shown)
+            } else {
+                Vec::new()
+            };
+            if reveals.is_empty() {
+                out.push((ply(None), next));
+            }
+            for (revealed, after) in reveals {
+                out.push((ply(Some(revealed)), after));
+            }
+        }
+        out
     }
 
     /// Both kings on d4, e4, d5 or e5.
@@ -300,28 +347,55 @@ fn other(player: Player) -> Player {
     }
 }
 
-/// The piece a board shows face up on `square`, where `position` waits for its reveal, and
-/// the position after that reveal; `None` while it shows the piece face down, or a piece the
-/// reveal cannot be.
-fn reveal_shown(
+/// What the piece a board shows face up on `square` can be, where `position` waits for its
+/// reveal, with the position after each reveal: none while it shows the piece face down;
+/// on the last rank a queen, rook, bishop or knight may also be a pawn promoted there
+/// (chess_gjq 4.1.2.6.2 (3)), which the board cannot tell apart unless the pieces revealed
+/// so far rule one out.
+fn reveals_shown(
     position: &chess_gjq::Position,
     square: chess_gjq::Square,
     shown: &Placement,
-) -> Option<(char, chess_gjq::Position)> {
+) -> Vec<(Revealed, chess_gjq::Position)> {
     let cell = usize::from(7 - square.rank()) * 8 + usize::from(square.file());
-    let letter = char::from((*shown.cells.get(cell)?)?);
+    let Some(Some(letter)) = shown.cells.get(cell).copied() else {
+        return Vec::new();
+    };
+    let letter = char::from(letter);
     let piece = letter.to_ascii_uppercase();
-    if piece == 'X' || piece == 'K' {
-        return None;
-    }
-    let role = chess_gjq::Role::from_char(piece)?;
-    let mover = position.piece_at(square)?;
+    let (Some(role), Some(mover)) = (
+        chess_gjq::Role::from_char(piece).filter(|_| piece != 'X' && piece != 'K'),
+        position.piece_at(square),
+    ) else {
+        return Vec::new();
+    };
     if (mover.color == chess_gjq::Color::White) != letter.is_ascii_uppercase() {
-        return None;
+        return Vec::new();
     }
-    let mut next = position.clone();
-    next.reveal(square, role, None).ok()?;
-    Some((piece, next))
+    let mut readings = vec![Revealed {
+        piece,
+        promotion: None,
+    }];
+    if piece != 'P' {
+        readings.push(Revealed {
+            piece: 'P',
+            promotion: Some(piece),
+        });
+    }
+    readings
+        .into_iter()
+        .filter_map(|r| {
+            let promotion = r.promotion.and_then(chess_gjq::Role::from_char);
+            let role = if r.piece == 'P' {
+                chess_gjq::Role::Pawn
+            } else {
+                role
+            };
+            let mut next = position.clone();
+            next.reveal(square, role, promotion).ok()?;
+            Some((r, next))
+        })
+        .collect()
 }
 
 impl Sensed for xiangqi::Position {

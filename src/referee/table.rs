@@ -9,7 +9,7 @@ use crate::games::{Game, Variant};
 use crate::games::sensor::{Placement, Sensed};
 
 use super::article::Article;
-use super::board::search::{self, BoardRules, Reading};
+use super::board::search::{self, Ask, BoardRules, Reading};
 use super::chess_gjq::ChessGjqTable;
 use super::draughts::DraughtsTable;
 use super::offers::OfferRule;
@@ -226,8 +226,8 @@ impl Table {
     }
 
     /// Reads a board's placement against the current position (see [`search::read`]).
-    pub fn board_read(&self, shown: &Placement, displace: bool, ts: Option<u64>) -> Reading {
-        forward!(self, t => search::read(t.position(), shown, displace, ts))
+    pub fn board_read(&self, shown: &Placement, ask: Ask) -> Reading {
+        forward!(self, t => search::read(t.position(), shown, ask))
     }
 
     /// The event square of a placement's cell.

@@ -7,6 +7,7 @@ use crate::event::{BoardTouch, Decision, Event, EventKind, Side, Square};
 
 use super::super::article::Article;
 use super::super::{Referee, Ruling, RulingKind};
+use super::search::Ask;
 use super::{BoardWatch, Mismatch, Pending, Provisional, Reading, touches};
 
 /// The article every board ruling cites: the log format's section on electronic boards.
@@ -78,7 +79,7 @@ impl Referee {
                 _ => false,
             });
         if held {
-            out.extend(self.commit(seq, Commit::Held));
+            out.extend(self.commit(seq, Commit::Held, None));
         }
         out.extend(self.provisional_lapsed(seq, ts));
         if self.ending.is_some() {
@@ -105,6 +106,26 @@ impl Referee {
         watch.signalled = false;
         watch.note_lifts(seq, ts, &shown, &here);
         watch.saw(seq);
+        // A mismatch that stands since a press: read again at each report until the board
+        // comes back (the press that would read it is not repeated).
+        if let Some(presser) = watch.mismatch.as_ref().and_then(|m| m.presser) {
+            watch.pending = Some(Pending {
+                seq,
+                ts,
+                placement: shown.clone(),
+            });
+            let ask = Ask {
+                displace: false,
+                presser: Some(presser),
+                ts,
+            };
+            let read = self.table.board_read(&shown, ask);
+            if !matches!(read, Reading::Mismatch(_) | Reading::Ambiguous(_)) {
+                self.board.as_mut().expect("watched").pending = None;
+                out.extend(self.derive(seq, Commit::Other, read, None));
+            }
+            return out;
+        }
         // A mismatch read at a press that this report clears within the hold time.
         if let Some(p) = watch.provisional.clone() {
             watch.pending = Some(Pending {
@@ -112,9 +133,16 @@ impl Referee {
                 ts,
                 placement: shown.clone(),
             });
-            let read = self.table.board_read(&shown, false, ts);
+            let ask = Ask {
+                displace: false,
+                presser: p.presser,
+                ts,
+            };
+            let read = self.table.board_read(&shown, ask);
             if !matches!(read, Reading::Mismatch(_) | Reading::Ambiguous(_)) {
-                self.watch().provisional = None;
+                let watch = self.watch();
+                watch.provisional = None;
+                watch.pending = None;
                 out.extend(self.derive(seq, Commit::Other, read, Some(p.seq)));
             }
             return out;
@@ -161,9 +189,13 @@ impl Referee {
         }
         out.extend(self.provisional_lapsed(seq, event.ts_ms));
         let press = matches!(event.kind, EventKind::Clock { .. });
-        let why = if press { Commit::Press } else { Commit::Other };
+        let (why, presser) = if press {
+            (Commit::Press, Some(event.side))
+        } else {
+            (Commit::Other, None)
+        };
         if self.board.as_ref().is_some_and(|w| w.pending.is_some()) {
-            out.extend(self.commit(seq, why));
+            out.extend(self.commit(seq, why, presser));
         }
         out
     }
@@ -184,31 +216,26 @@ impl Referee {
             return Vec::new();
         }
         let p = watch.provisional.take().expect("lapsed");
-        let ruling = self.raise_mismatch(p.seq, p.squares, p.evidence, Some(seq));
+        let ruling = self.raise_mismatch(p.seq, p.what, p.evidence, Some(seq), p.presser);
         let mut out = Vec::new();
         self.record(&mut out, ruling);
         out
     }
 
     /// Reads the pending report at commit point `seq`.
-    fn commit(&mut self, seq: u64, why: Commit) -> Vec<Ruling> {
+    fn commit(&mut self, seq: u64, why: Commit, presser: Option<Side>) -> Vec<Ruling> {
         let Some(pending) = self.board.as_mut().and_then(|w| w.pending.take()) else {
             return Vec::new();
         };
         let displace = self.board.as_ref().is_some_and(|w| w.mismatch.is_none());
-        let read = self
-            .table
-            .board_read(&pending.placement, displace, pending.ts);
-        if let Reading::Mismatch(squares) | Reading::Ambiguous(squares) = &read {
-            let ambiguous = matches!(read, Reading::Ambiguous(_));
-            let squares = if ambiguous {
-                vec![format!(
-                    "it is reached by more than one sequence of legal moves: {}",
-                    squares.join("; ")
-                )]
-            } else {
-                squares.clone()
-            };
+        let ask = Ask {
+            displace,
+            presser: presser.and_then(player_of),
+            ts: pending.ts,
+        };
+        let read = self.table.board_read(&pending.placement, ask);
+        if let Reading::Mismatch(_) | Reading::Ambiguous(_) = &read {
+            let what = unexplained(seq, &read);
             let watch = self.board.as_mut().expect("watched");
             let evidence = watch.take_evidence();
             watch.lifts.clear();
@@ -219,12 +246,13 @@ impl Referee {
                 watch.provisional = Some(Provisional {
                     seq,
                     ts: pending.ts,
-                    squares,
+                    what,
                     evidence,
+                    presser: presser.and_then(player_of),
                 });
                 return Vec::new();
             }
-            let ruling = self.raise_mismatch(seq, squares, evidence, None);
+            let ruling = self.raise_mismatch(seq, what, evidence, None, None);
             let mut out = Vec::new();
             self.record(&mut out, ruling);
             return out;
@@ -235,25 +263,29 @@ impl Referee {
     fn raise_mismatch(
         &mut self,
         seq: u64,
-        squares: Vec<String>,
+        what: String,
         mut evidence: Vec<u64>,
         raised_at: Option<u64>,
+        presser: Option<crate::games::Player>,
     ) -> Ruling {
         let at = raised_at.unwrap_or(seq);
         let watch = self.board.as_mut().expect("watched");
         watch.mismatch = Some(Mismatch {
             seq: at,
-            squares: squares.clone(),
+            what: what.clone(),
+            presser,
         });
         let later = raised_at
-            .map(|r| format!(", and the board had not come back by event {r}"))
+            .map(|r| {
+                format!(
+                    " (read at the clock press; the board had not come back within the hold \
+                     time, by event {r})"
+                )
+            })
             .unwrap_or_default();
         let text = format!(
-            "the board's placement at event {seq} is neither the game's position nor reached \
-             from it by one to three legal moves{later}: {}. Nothing is derived until the \
-             board shows the game's position or a position legal moves ahead, or the arbiter \
-             sets the moves made",
-            squares.join(", ")
+            "{what}{later}. Nothing is derived until the board shows the game's position or a \
+             position legal moves ahead, or the arbiter sets the moves made"
         );
         evidence.push(at);
         evidence.sort_unstable();
@@ -429,12 +461,37 @@ impl Referee {
         let watch = self.board.as_ref()?;
         let m = watch.mismatch.as_ref()?;
         Some(format!(
-            "the board has not matched the game since event {} ({}): nothing is derived until \
-             it shows the game's position or a position legal moves ahead, or the arbiter \
-             sets the moves made",
-            m.seq,
-            m.squares.join(", ")
+            "board mismatch since event {}: {}. Nothing is derived until the board shows the \
+             game's position or a position legal moves ahead, or the arbiter sets the moves \
+             made",
+            m.seq, m.what
         ))
+    }
+}
+
+/// Why a placement read at `seq` explains nothing, in words.
+fn unexplained(seq: u64, read: &Reading) -> String {
+    match read {
+        Reading::Ambiguous(ways) => format!(
+            "the board's placement at event {seq} is reached from the game's position by more \
+             than one sequence of legal moves, which the board cannot tell apart: {}",
+            ways.join("; ")
+        ),
+        Reading::Mismatch(squares) => format!(
+            "the board's placement at event {seq} is neither the game's position nor reached \
+             from it by one to three legal moves; it differs on {}",
+            squares.join(", ")
+        ),
+        Reading::Same | Reading::Plies(..) | Reading::Displacement(..) => String::new(),
+    }
+}
+
+/// The player a side is, if it is one.
+fn player_of(side: Side) -> Option<crate::games::Player> {
+    match side {
+        Side::First => Some(crate::games::Player::First),
+        Side::Second => Some(crate::games::Player::Second),
+        Side::Arbiter | Side::Board => None,
     }
 }
 

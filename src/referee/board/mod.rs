@@ -65,15 +65,22 @@ impl Lift {
 pub struct Provisional {
     pub seq: u64,
     pub ts: Option<u64>,
-    pub squares: Vec<String>,
+    /// Why nothing explains the placement, in words.
+    pub what: String,
     pub evidence: Vec<u64>,
+    /// The player whose press it was.
+    pub presser: Option<Player>,
 }
 
-/// A mismatch that stands: when it was raised, and the squares that differed then.
+/// A mismatch that stands: when it was raised, and why, in words.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
     pub seq: u64,
-    pub squares: Vec<String>,
+    pub what: String,
+    /// The player whose clock press read it: in a clocked game the board is read again at
+    /// each report until it comes back (a press is not repeated), and only a reading that
+    /// ends with that player's move clears it.
+    pub presser: Option<Player>,
 }
 
 /// What the referee keeps of a game's board between its reports.

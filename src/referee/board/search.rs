@@ -4,7 +4,7 @@
 
 use crate::event::{Event, EventKind, GameSquare, Side};
 use crate::games::Player;
-use crate::games::sensor::{Placement, Ply, Sensed};
+use crate::games::sensor::{Placement, Ply, Revealed, Sensed};
 
 /// The most plies one commit may derive: the board's reports of the plies in between were
 /// lost (log format, "Electronic boards").
@@ -68,9 +68,19 @@ where
     square.to_string()
 }
 
-/// Reads `shown` against `position`; `displace`: whether one carried piece may be read as
-/// an illegal move (not while a mismatch stands).
-pub fn read<P: Sensed>(position: &P, shown: &Placement, displace: bool, ts: Option<u64>) -> Reading
+/// How a placement is read: whether one carried piece may be read as an illegal move (not
+/// while a mismatch stands); the player whose clock press this is, whose ply must be the last
+/// (a press ends its presser's move: a piece of the opponent's knocked onto a square it could
+/// have moved to is not the opponent's move); the time of the report.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask {
+    pub displace: bool,
+    pub presser: Option<Player>,
+    pub ts: Option<u64>,
+}
+
+/// Reads `shown` against `position`.
+pub fn read<P: Sensed>(position: &P, shown: &Placement, ask: Ask) -> Reading
 where
     P::Square: GameSquare,
 {
@@ -86,9 +96,10 @@ where
             for (ply, after) in at.plies(shown) {
                 let there = after.placement();
                 let apart = there.differences::<P>(shown).len();
+                let last = ply_player(&ply);
                 let mut path = path.clone();
                 path.push(ply);
-                if apart == 0 {
+                if apart == 0 && ask.presser.is_none_or(|p| p == last) {
                     found.push((path, there));
                 } else if apart <= (MOST_PLIES - depth) * P::MOST_CHANGED {
                     next.push((path, after));
@@ -107,7 +118,7 @@ where
                     .filter(|(_, (a, b))| a != b)
                     .map(|(i, _)| i)
                     .collect();
-                let plies = plies.into_iter().map(|p| events(p, ts)).collect();
+                let plies = plies.into_iter().map(|p| events(p, ask.ts)).collect();
                 return Reading::Plies(plies, changed);
             }
             _ => {
@@ -125,10 +136,19 @@ where
             break;
         }
     }
-    if displace && let Some(event) = displacement::<P>(&here, shown, ts) {
+    if ask.displace
+        && let Some(event) = displacement::<P>(&here, shown, ask.ts)
+        && ask.presser.is_none_or(|p| Side::from(p) == event.side)
+    {
         return Reading::Displacement(event, here.differences::<P>(shown));
     }
     Reading::Mismatch(describe_differences::<P>(&here, shown))
+}
+
+fn ply_player<S>(ply: &Ply<S>) -> Player {
+    match ply {
+        Ply::Move { player, .. } | Ply::Reveal { player, .. } => *player,
+    }
 }
 
 /// A ply in the squares events name (`e2-e4`, `h8`, `g1-f3 (N)`).
@@ -145,12 +165,21 @@ fn ply_words<S: GameSquare>(ply: &Ply<S>) -> String {
                 Some(from) => format!("{}-{}", name(*from), name(*to)),
                 None => name(*to),
             };
-            if let Some(piece) = reveal {
-                words.push_str(&format!(" ({piece})"));
+            if let Some(r) = reveal {
+                words.push_str(&format!(" ({})", revealed_words(r)));
             }
             words
         }
-        Ply::Reveal { square, piece, .. } => format!("{}={piece}", name(*square)),
+        Ply::Reveal {
+            square, revealed, ..
+        } => format!("{}={}", name(*square), revealed_words(revealed)),
+    }
+}
+
+fn revealed_words(r: &Revealed) -> String {
+    match r.promotion {
+        Some(p) => format!("{}={p}", r.piece),
+        None => r.piece.to_string(),
     }
 }
 
@@ -180,13 +209,13 @@ fn events<S: GameSquare>(ply: Ply<S>, ts_ms: Option<u64>) -> Vec<Event> {
                 None => EventKind::Place { to: to.into() },
             };
             let mut out = vec![event(player, moved)];
-            if let Some(piece) = reveal {
+            if let Some(r) = reveal {
                 out.push(event(
                     player,
                     EventKind::Reveal {
                         square: to.into(),
-                        piece,
-                        promotion: None,
+                        piece: r.piece,
+                        promotion: r.promotion,
                     },
                 ));
             }
@@ -195,13 +224,13 @@ fn events<S: GameSquare>(ply: Ply<S>, ts_ms: Option<u64>) -> Vec<Event> {
         Ply::Reveal {
             player,
             square,
-            piece,
+            revealed,
         } => vec![event(
             player,
             EventKind::Reveal {
                 square: square.into(),
-                piece,
-                promotion: None,
+                piece: revealed.piece,
+                promotion: revealed.promotion,
             },
         )],
     }
