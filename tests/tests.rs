@@ -3,6 +3,7 @@
 mod access;
 mod audit;
 mod audit_grpc;
+mod bridge;
 mod chess_differential;
 mod cli;
 mod common;
