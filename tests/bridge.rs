@@ -513,3 +513,52 @@ fn bridge_lines_read_or_say_why() {
     assert!(bad(r#"{"move":"h2e2"}"#).contains("needs \"placement\""));
     assert!(bad("[1]").contains("one JSON object"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bridge_rerun_of_a_feed_without_device_time_appends_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(dir.path(), None).await;
+    create_game(&mut common_client(&server).await, "xiangqi", "b4").await;
+    // No ts_ms: the bridge gives its own time, which differs on the second run.
+    let feed = dir.path().join("untimed.jsonl");
+    let lines = [
+        json!({"placement": XIANGQI_START}).to_string(),
+        json!({"square": "h2", "piece": null}).to_string(),
+    ];
+    std::fs::write(&feed, lines.join("\n") + "\n").expect("write feed");
+    let feed = feed.display().to_string();
+    let first = bridge(args("b4", &server.url(), &feed)).await;
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let events = server.events("b4").await;
+    assert_eq!(events.len(), 2);
+    let second = bridge(args("b4", &server.url(), &feed)).await;
+    let stderr = text(&second.stderr);
+    assert!(second.status.success(), "{stderr}");
+    assert!(stderr.contains("line 1: already stored"), "{stderr}");
+    assert!(stderr.contains("line 2: already stored"), "{stderr}");
+    assert_eq!(server.events("b4").await, events, "the second run appended");
+    server.stop(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bridge_once_exits_when_the_server_is_away() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A port nobody listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let feed = dir.path().join("f.jsonl");
+    std::fs::write(&feed, json!({"placement": XIANGQI_START}).to_string()).expect("write");
+    let mut a = args(
+        "b5",
+        &format!("http://127.0.0.1:{port}"),
+        &feed.display().to_string(),
+    );
+    a.push("--once".into());
+    let out = bridge(a).await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is away"), "{stderr}");
+}

@@ -90,7 +90,7 @@ fn tcp_address(address: &str) -> Result<String, String> {
 /// What follows `livechess`: nothing, `:URL`, `#SERIAL`, or `:URL#SERIAL`.
 fn livechess(rest: &str) -> Result<FeedSpec, String> {
     let (url, serial) = match rest.rsplit_once('#') {
-        Some((url, serial)) if serial.is_empty() => {
+        Some((url, "")) => {
             return Err(format!("an empty board serial after '#' in {url:?}"));
         }
         Some((url, serial)) => (url, Some(serial.to_string())),
