@@ -21,6 +21,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod bridge;
 pub mod cli;
 pub mod event;
 pub mod games;

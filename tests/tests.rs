@@ -4,6 +4,7 @@ mod access;
 mod audit;
 mod audit_grpc;
 mod boards;
+mod bridge;
 mod chess_differential;
 mod cli;
 mod common;

@@ -1,12 +1,13 @@
-//! The command line: `serve`, `replay`, `import`, `export`, `audit`, `perft`.
+//! The command line: `serve`, `replay`, `import`, `export`, `audit`, `board`, `perft`.
 
 mod audit;
+mod board;
 mod copy;
 mod export;
 mod health;
 mod import;
 mod perft;
-mod remote;
+pub(crate) mod remote;
 mod replay;
 mod serve;
 mod store;
@@ -143,6 +144,35 @@ enum Command {
         /// For an https --server: the PEM certificate (or its CA) to trust.
         #[arg(long, value_name = "FILE", requires = "server")]
         ca_cert: Option<PathBuf>,
+    },
+    /// Bridge an electronic board to a game: read the board's feed and stream each report
+    /// into the game over gRPC (an event id per report: a resend is not stored twice), saying
+    /// what was sent and what the referee derived. Waits for the server while it is away
+    /// (unless --once). Exit 0 when a file or standard input ends and every report is
+    /// acknowledged; 1 when a live feed or the server goes away for good; 2 for bad input.
+    /// Feeds: docs/board-feed.md.
+    Board {
+        /// The game to feed (created beforehand).
+        #[arg(long)]
+        game: String,
+        /// The server: http://HOST:PORT or https://HOST:PORT. The token comes from
+        /// --token-file or REFEREE_TOKEN (a board token for the game, or an arbiter's).
+        #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:50051")]
+        server: String,
+        /// Where the reports come from: -, stdin, file:PATH (or a file's path), tcp:HOST:PORT,
+        /// serial:/dev/ttyXXX (line settings set with stty beforehand), or
+        /// livechess[:ws://HOST:PORT/api/v1.0][#SERIAL] (DGT LiveChess).
+        #[arg(long, value_name = "SPEC")]
+        feed: String,
+        /// A file whose first line is the bearer token.
+        #[arg(long, value_name = "FILE")]
+        token_file: Option<PathBuf>,
+        /// For an https server: the PEM certificate (or its CA) to trust.
+        #[arg(long, value_name = "FILE")]
+        ca_cert: Option<PathBuf>,
+        /// Exit (1) at once when the server is away instead of waiting for it.
+        #[arg(long)]
+        once: bool,
     },
     /// Write a stored game: --log as an interchange log (the header with its tags, then every
     /// stored event as it was acknowledged: what `referee replay` and `referee import` read),
@@ -465,6 +495,21 @@ pub fn run() -> ExitCode {
             };
             export::run(&game, format, &data)
         }
+        Command::Board {
+            game,
+            server,
+            feed,
+            token_file,
+            ca_cert,
+            once,
+        } => board::run(board::Args {
+            game,
+            server,
+            feed,
+            token_file,
+            ca_cert,
+            once,
+        }),
         Command::Store { command } => match command {
             StoreCommand::Check { data } => store::check(&data),
             StoreCommand::Adopt { data } => store::adopt(&data),
