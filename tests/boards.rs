@@ -195,9 +195,9 @@ pub type Faults = BTreeMap<&'static str, u64>;
 pub struct Stream {
     pub header: Header,
     pub events: Vec<Event>,
+    /// The recorded events the board has physically completed at each event.
+    pub done_at: Vec<usize>,
     pub faults: Faults,
-    /// Whether a knocked piece or a result signal made an incident due.
-    pub incidents_due: u64,
 }
 
 struct Writer {
@@ -205,6 +205,10 @@ struct Writer {
     events: Vec<Event>,
     ts: u64,
     turned: bool,
+    /// The recorded events (moves and reveals) the board has physically completed, and that
+    /// count at each event written: what an arbiter who walks over sets after a mismatch.
+    done: usize,
+    done_at: Vec<usize>,
 }
 
 impl Writer {
@@ -223,6 +227,7 @@ impl Writer {
                 device: Some("sim-1".into()),
             },
         });
+        self.done_at.push(self.done);
     }
 
     fn press(&mut self, side: Side, after_ms: u64) {
@@ -235,6 +240,7 @@ impl Writer {
                 second_ms: None,
             },
         });
+        self.done_at.push(self.done);
     }
 }
 
@@ -252,14 +258,20 @@ fn owner(variant: Variant, letter: u8) -> Option<Side> {
 pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> Stream {
     let variant = source.header.variant;
     let mut referee = Referee::new(&source.header).expect("referee");
+    // A renju board is the same turned round: nothing tells how it was set up.
+    let noise = Noise {
+        turned: noise.turned && variant != Variant::Renju,
+        ..noise
+    };
     let mut w = Writer {
         variant,
         events: Vec::new(),
         ts: 0,
         turned: noise.turned,
+        done: 0,
+        done_at: Vec::new(),
     };
     let mut faults = Faults::new();
-    let mut due = 0;
     if noise.turned {
         *faults.entry("turned board").or_default() += 1;
     }
@@ -282,6 +294,7 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
         // One or two plies of lost reports (never the last: something must show them).
         if i < last && lost_run < 2 && rng.chance(noise.lost) {
             lost_run += 1;
+            w.done += ply.len();
             *faults.entry("lost ply").or_default() += 1;
             if clocked {
                 w.press(side, 900);
@@ -375,6 +388,7 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
             }
             w.report(&down, 300);
         }
+        w.done += ply.len();
         w.report(&after, 300);
         if rng.chance(noise.flicker) {
             let occupied: Vec<usize> = (0..after.cells().len())
@@ -402,7 +416,6 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
                     bumped.set(k, None);
                     w.report(&bumped, 200);
                     *faults.entry("knocked piece").or_default() += 1;
-                    due += 1;
                     true
                 }
                 _ => false,
@@ -417,8 +430,10 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
             w.ts += 1400;
         }
         if knocked {
-            // Put right after the incident.
-            w.report(&after, 2600);
+            // Put right: most often at once (within the hold time: no incident), else after
+            // the players notice.
+            let soon = rng.chance(60);
+            w.report(&after, if soon { 400 } else { 2600 });
             if !clocked {
                 w.ts += 1400;
             }
@@ -436,7 +451,6 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
         signal.set(27, Some(b'k'));
         w.report(&signal, 1500);
         *faults.entry("result signal").or_default() += 1;
-        due += 1;
     }
     // The last placement stands: a repeat of it after the hold time commits it.
     let end = w.events.iter().rev().find_map(|e| match &e.kind {
@@ -453,12 +467,13 @@ pub fn stream(source: &Source, noise: Noise, clocked: bool, rng: &mut Rng) -> St
                 device: Some("sim-1".into()),
             },
         });
+        w.done_at.push(w.done);
     }
     Stream {
         header: source.header.clone(),
+        done_at: w.done_at,
         events: w.events,
         faults,
-        incidents_due: due,
     }
 }
 
@@ -528,20 +543,47 @@ pub struct Tally {
     pub faults: Faults,
     pub failures: Vec<String>,
     pub stalls: Vec<String>,
+    /// Moves the simulated arbiter set after a mismatch.
+    pub by_arbiter: u64,
+    /// Readings with moves other than the record's that leave the game where the board is.
+    pub resynced: u64,
+    pub wrong_noted: Vec<String>,
     pub other_incidents: Vec<String>,
 }
 
 impl Tally {
-    fn add(&mut self, source: &Source, stream: &Stream) {
+    /// Replays `stream`, checking each derived move against the record. With `arbiter`, a
+    /// mismatch that stands for [`ARBITER_MS`] brings the arbiter, who sets the moves the
+    /// board shows were made (those count as not derived).
+    fn add(&mut self, source: &Source, stream: &Stream, arbiter: bool) {
         let expected: Vec<&Event> = source.plies.iter().flatten().collect();
+        let variant = stream.header.variant;
         let mut referee = Referee::new(&stream.header).expect("referee");
-        let mut derived: Vec<(u64, Event)> = Vec::new();
+        let (mut seq, mut done, mut derived, mut set) = (0u64, 0usize, 0u64, 0u64);
+        let mut wrong: Option<(u64, String, String)> = None;
         let mut incidents: Vec<u64> = Vec::new();
-        for (seq, e) in (1..).zip(&stream.events) {
+        let mut standing_since: Option<u64> = None;
+        // The seq of the last move derived as recorded: an incident after it covers a wrong
+        // move that follows (the arbiter is looking at that stretch of the game).
+        let mut last_ok = 0u64;
+        // What the board shows after each number of recorded events.
+        let truth = truths(source, &stream.header);
+        for (i, e) in stream.events.iter().enumerate() {
+            seq += 1;
+            let standing = referee.board_watch().is_some_and(|w| w.mismatch.is_some());
+            let mut off: Option<(String, String)> = None;
             for r in referee.apply(seq, e) {
                 match r.kind {
-                    RulingKind::BoardMove => {
-                        derived.push((seq, r.event.as_deref().expect("derived event").clone()));
+                    RulingKind::BoardMove if wrong.is_none() && off.is_none() => {
+                        let d = r.event.as_deref().expect("derived event");
+                        if expected.get(done).is_some_and(|x| same(d, x)) {
+                            done += 1;
+                            derived += 1;
+                            last_ok = seq;
+                        } else {
+                            let wanted = expected.get(done).map_or("nothing".into(), |x| key(x));
+                            off = Some((key(d), wanted));
+                        }
                     }
                     RulingKind::BoardMismatch => {
                         incidents.push(seq);
@@ -558,55 +600,166 @@ impl Tally {
                     _ => {}
                 }
             }
+            if let Some((got, wanted)) = off {
+                // Moves other than the record's that leave the game where the board
+                // physically is (plies lost inside a repetition cycle) are no wrong
+                // position; the record's moves in between count as not derived.
+                let now = stream.done_at[i].min(expected.len());
+                if truth.get(now) == Some(&shown(&referee)) && now >= done {
+                    self.resynced += 1;
+                    done = now;
+                    last_ok = seq;
+                } else {
+                    // A reading that clears a standing mismatch says so: the arbiter is
+                    // already looking.
+                    if standing {
+                        incidents.push(seq);
+                    }
+                    wrong = Some((seq, got, wanted));
+                }
+            }
+            let standing = referee.board_watch().is_some_and(|w| w.mismatch.is_some());
+            if !arbiter || !standing || wrong.is_some() {
+                standing_since = None;
+                continue;
+            }
+            let now = e.ts_ms.unwrap_or(0);
+            if now.saturating_sub(*standing_since.get_or_insert(now)) < ARBITER_MS {
+                continue;
+            }
+            standing_since = None;
+            let target = stream.done_at[i].min(expected.len());
+            if target > done {
+                seq += 1;
+                let moves: Vec<Event> = expected[done..target]
+                    .iter()
+                    .map(|e| (*e).clone())
+                    .collect();
+                let word = Event {
+                    side: Side::Arbiter,
+                    ts_ms: e.ts_ms,
+                    kind: EventKind::Arbiter {
+                        decision: referee::event::Decision::Set,
+                        ruling: None,
+                        result: None,
+                        text: Some("the moves made, from the scoresheets".into()),
+                        moves,
+                    },
+                };
+                for r in referee.apply(seq, &word) {
+                    if matches!(r.kind, RulingKind::IllegalMove | RulingKind::InvalidEvent) {
+                        self.failures.push(format!(
+                            "{}: the arbiter's set at {seq} gave {}",
+                            source.name,
+                            r.to_json(variant)
+                        ));
+                    }
+                }
+                set += (target - done) as u64;
+                done = target;
+            }
+        }
+        // The arbiter comes to a mismatch that still stands when the stream ends.
+        let standing = referee.board_watch().is_some_and(|w| w.mismatch.is_some());
+        let target = stream
+            .done_at
+            .last()
+            .copied()
+            .unwrap_or(0)
+            .min(expected.len());
+        if arbiter && standing && wrong.is_none() && target > done {
+            seq += 1;
+            let moves: Vec<Event> = expected[done..target]
+                .iter()
+                .map(|e| (*e).clone())
+                .collect();
+            let word = Event {
+                side: Side::Arbiter,
+                ts_ms: None,
+                kind: EventKind::Arbiter {
+                    decision: referee::event::Decision::Set,
+                    ruling: None,
+                    result: None,
+                    text: Some("the moves made, from the scoresheets".into()),
+                    moves,
+                },
+            };
+            referee.apply(seq, &word);
+            set += (target - done) as u64;
+            done = target;
         }
         self.streams += 1;
         self.moves += expected.len() as u64;
+        self.derived += derived;
+        self.by_arbiter += set;
         self.incidents += incidents.len() as u64;
         for (kind, n) in &stream.faults {
             *self.faults.entry(kind).or_default() += n;
         }
-        let agree = derived
-            .iter()
-            .zip(&expected)
-            .take_while(|((_, d), e)| same(d, e))
-            .count();
-        self.derived += agree as u64;
-        if agree < expected.len() && derived.len() <= agree {
-            let first = incidents.first().map(|&i| {
+        if let Some((at, got, wanted)) = wrong {
+            if incidents.iter().any(|&i| i > last_ok || i >= at) {
+                self.wrong_with_incident += 1;
+                if self.wrong_noted.len() < 40 {
+                    let held = !stream
+                        .events
+                        .iter()
+                        .any(|e| matches!(e.kind, EventKind::Clock { .. }));
+                    let ruling = referee
+                        .rulings()
+                        .iter()
+                        .find(|r| r.at == at && r.kind == RulingKind::BoardMove)
+                        .map(|r| r.text.chars().take(160).collect::<String>())
+                        .unwrap_or_default();
+                    self.wrong_noted.push(format!(
+                        "{} ({}): derived {got} at event {at}, recorded {wanted}: {ruling}",
+                        source.name,
+                        if held { "clockless" } else { "clocked" }
+                    ));
+                }
+            } else {
+                self.wrong_silent += 1;
+                self.failures.push(format!(
+                    "{}: move {} derived {got} at event {at}, recorded {wanted}, and no \
+                     incident followed",
+                    source.name,
+                    done + 1
+                ));
+            }
+        } else if done < expected.len() {
+            let last = incidents.last().map(|&i| {
                 let r = referee
                     .rulings()
                     .iter()
-                    .find(|r| r.at == i)
-                    .map(|r| r.text.clone());
-                format!("incident at {i}: {}", r.unwrap_or_default())
+                    .find(|r| r.at == i && r.kind == RulingKind::BoardMismatch);
+                format!(
+                    "incident at {i}: {}",
+                    r.map(|r| r.text.clone()).unwrap_or_default()
+                )
             });
             self.stalls.push(format!(
-                "{}: {} of {} moves derived, then nothing ({})",
+                "{}: {} of {} moves derived or set, then nothing ({})",
                 source.name,
-                agree,
+                done,
                 expected.len(),
-                first.unwrap_or_else(|| "no incident".into())
+                last.unwrap_or_else(|| "no incident".into())
             ));
-        }
-        if let Some((seq, got)) = derived.get(agree) {
-            if agree < expected.len() {
-                let wanted = key(expected[agree]);
-                let got = key(got);
-                if incidents.iter().any(|&i| i >= *seq) {
-                    self.wrong_with_incident += 1;
-                } else {
-                    self.wrong_silent += 1;
-                    self.failures.push(format!(
-                        "{}: move {} derived {got} at event {seq}, recorded {wanted}, and no \
-                         incident followed",
-                        source.name,
-                        agree + 1
-                    ));
-                }
-            }
         }
     }
 }
+
+/// The placement after each number of the source's recorded events (0: the start).
+fn truths(source: &Source, header: &Header) -> Vec<Placement> {
+    let mut referee = Referee::new(header).expect("referee");
+    let mut out = vec![shown(&referee)];
+    for (seq, e) in (1..).zip(source.plies.iter().flatten()) {
+        referee.apply(seq, e);
+        out.push(shown(&referee));
+    }
+    out
+}
+
+/// How long the simulated arbiter takes to come to a board whose mismatch stands.
+const ARBITER_MS: u64 = 5000;
 
 #[test]
 fn clean_streams_derive_exactly_the_recorded_moves() {
@@ -616,7 +769,7 @@ fn clean_streams_derive_exactly_the_recorded_moves() {
     for source in &sources {
         for clocked in [true, false] {
             let s = stream(source, Noise::default(), clocked, &mut rng);
-            tally.add(source, &s);
+            tally.add(source, &s, false);
         }
     }
     eprintln!(
@@ -656,8 +809,8 @@ fn noisy_streams_commit_no_wrong_move_without_an_incident() {
             let noise = Noise {
                 reversed_capture: 50,
                 slide: 30,
-                flicker: 25,
-                lost: 4,
+                flicker: 30,
+                lost: 2,
                 lift_return: 8,
                 knocked: 3,
                 turned: (i + usize::from(clocked)) % 5 == 0,
@@ -665,22 +818,26 @@ fn noisy_streams_commit_no_wrong_move_without_an_incident() {
             };
             let s = stream(source, noise, clocked, &mut rng);
             lifts += s.faults.get("lift and return").copied().unwrap_or(0);
-            tally.add(source, &s);
+            tally.add(source, &s, true);
         }
     }
     let faults: u64 = tally.faults.values().sum();
     let share = tally.derived as f64 / tally.moves as f64;
     eprintln!(
         "boards, noisy: {} streams, {} moves, {} derived without the arbiter ({:.3}%), {} wrong \
-         moves committed without an incident, {} wrong moves with one, {} incidents ({} where \
-         the board cannot tell two readings apart), {} touch notices for {} pieces lifted and \
-         put back, {} result signals; {faults} faults injected: {:?}",
+         moves committed without an incident, {} wrong moves with one, {} moves set by the \
+         arbiter after a mismatch, {} readings with other moves to the same position (plies \
+         lost in a repetition cycle), {} incidents ({} where the board cannot tell two readings \
+         apart), {} touch notices for {} pieces lifted and put back, {} result signals; \
+         {faults} faults injected: {:?}",
         tally.streams,
         tally.moves,
         tally.derived,
         share * 100.0,
         tally.wrong_silent,
         tally.wrong_with_incident,
+        tally.by_arbiter,
+        tally.resynced,
         tally.incidents,
         tally.ambiguous,
         tally.touches,
@@ -690,6 +847,9 @@ fn noisy_streams_commit_no_wrong_move_without_an_incident() {
     );
     for s in tally.stalls.iter().take(12) {
         eprintln!("stall: {s}");
+    }
+    for s in &tally.wrong_noted {
+        eprintln!("wrong: {s}");
     }
     assert!(faults >= 100_000, "only {faults} faults injected");
     assert_eq!(tally.wrong_silent, 0, "{:#?}", tally.failures);
@@ -720,8 +880,8 @@ fn debug() {
             let noise = Noise {
                 reversed_capture: 50,
                 slide: 30,
-                flicker: 25,
-                lost: 4,
+                flicker: 30,
+                lost: 2,
                 lift_return: 8,
                 knocked: 3,
                 turned: (i + usize::from(clocked)) % 5 == 0,
@@ -729,7 +889,7 @@ fn debug() {
             };
             let s = stream(source, noise, clocked, &mut rng);
             let mut tally = Tally::default();
-            tally.add(source, &s);
+            tally.add(source, &s, true);
             println!("== {} clocked={clocked} {tally:?}", source.name);
             for (i, e) in source.plies.iter().flatten().enumerate() {
                 println!("expected {}: {}", i + 1, key(e));

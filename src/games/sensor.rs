@@ -51,6 +51,20 @@ impl Placement {
             .collect()
     }
 
+    /// Whether a board showing `shown` shows this position, by a game's `shows`.
+    pub fn is_shown_by_rules(
+        &self,
+        shown: &Placement,
+        shows: fn(Option<u8>, Option<u8>) -> bool,
+    ) -> bool {
+        self.cells.len() == shown.cells.len()
+            && self
+                .cells
+                .iter()
+                .zip(&shown.cells)
+                .all(|(actual, shown)| shows(*shown, *actual))
+    }
+
     /// Whether a board showing `shown` shows this position.
     pub fn is_shown_by<G: Sensed>(&self, shown: &Placement) -> bool {
         self.cells.len() == shown.cells.len()

@@ -9,6 +9,11 @@ use super::super::article::Article;
 use super::super::{Referee, Ruling, RulingKind};
 use super::search::Ask;
 use super::{BoardWatch, Mismatch, Pending, Provisional, Reading, touches};
+use crate::games::sensor::Placement;
+
+/// How long after a move read from the board ended the game a report showing the position
+/// before it still calls the arbiter.
+const TAKE_BACK_MS: u64 = 10_000;
 
 /// The article every board ruling cites: the log format's section on electronic boards.
 const BOARDS: Article = Article::LogFormat("electronic boards");
@@ -56,9 +61,6 @@ impl Referee {
         placement: &str,
         device: Option<&str>,
     ) -> Vec<Ruling> {
-        if self.ending.is_some() {
-            return Vec::new();
-        }
         let ts = event.ts_ms;
         let Ok(read) = (self.watch().rules.read)(placement) else {
             // The event checks refuse a placement the game cannot read.
@@ -71,7 +73,11 @@ impl Referee {
             device: device.map(str::to_string),
             placement: placement.to_string(),
         });
+        if self.ending.is_some() {
+            return self.taken_back(seq, ts, &read);
+        }
         let mut out = Vec::new();
+        let watch = self.watch();
         // A placement that stood long enough is read before this report.
         let held = !watch.clocked
             && watch.pending.as_ref().is_some_and(|p| match (p.ts, ts) {
@@ -83,6 +89,7 @@ impl Referee {
         }
         out.extend(self.provisional_lapsed(seq, ts));
         if self.ending.is_some() {
+            out.extend(self.taken_back(seq, ts, &read));
             return out;
         }
         let here = self.table.board_placement();
@@ -90,6 +97,18 @@ impl Referee {
         watch.orient(&read, &here);
         let shown = watch.oriented(read);
         if (watch.rules.signal)(&shown) {
+            // The players have stopped moving: what the board showed before the signal is
+            // read first (every ply of it).
+            for _ in 0..super::search::MOST_PLIES {
+                if self.board.as_ref().is_none_or(|w| w.pending.is_none()) {
+                    break;
+                }
+                out.extend(self.commit(seq, Commit::Other, None));
+            }
+            if self.ending.is_some() {
+                return out;
+            }
+            let watch = self.watch();
             let first = !std::mem::replace(&mut watch.signalled, true);
             watch.pending = None;
             if first {
@@ -105,7 +124,7 @@ impl Referee {
         }
         watch.signalled = false;
         watch.note_lifts(seq, ts, &shown, &here);
-        watch.saw(seq);
+        watch.saw(seq, &shown);
         // A mismatch that stands since a press: read again at each report until the board
         // comes back (the press that would read it is not repeated).
         if let Some(presser) = watch.mismatch.as_ref().and_then(|m| m.presser) {
@@ -200,6 +219,73 @@ impl Referee {
         out
     }
 
+    /// After a move read from the board ended the game: a report that soon shows the position
+    /// before that move again says the move may not have been made (a piece knocked onto a
+    /// square it could have moved to, and put back). The game's end stands; the arbiter is
+    /// told, once. Reports after the end derive nothing (log format).
+    fn taken_back(&mut self, seq: u64, ts: Option<u64>, read: &Placement) -> Vec<Ruling> {
+        let last = self.table.board_placement();
+        let Some(watch) = self.board.as_mut() else {
+            return Vec::new();
+        };
+        let Some(back) = watch.took_back.take() else {
+            return Vec::new();
+        };
+        let soon = match (back.ts, ts) {
+            (Some(then), Some(now)) => now.saturating_sub(then) <= TAKE_BACK_MS,
+            _ => true,
+        };
+        if !soon {
+            return Vec::new();
+        }
+        let shown = watch.oriented(read.clone());
+        let shows = watch.rules.shows;
+        let differ: Vec<usize> = (0..last.cells().len())
+            .filter(|&c| !shows(shown.cells()[c], last.cells()[c]))
+            .collect();
+        let moved: Vec<usize> = (0..last.cells().len())
+            .filter(|&c| back.before.cells()[c] != last.cells()[c])
+            .collect();
+        // The position before the move again, or the moved piece standing elsewhere: not
+        // the players setting up anew (that moves many pieces).
+        let again = back.before.is_shown_by_rules(&shown, shows);
+        let elsewhere = differ.len() == 2 && differ.iter().any(|c| moved.contains(c));
+        if !again && !elsewhere {
+            watch.took_back = Some(back);
+            return Vec::new();
+        }
+        let names: Vec<String> = differ.iter().map(|&c| (watch.rules.name)(c)).collect();
+        let text = format!(
+            "the move read from the board at event {} ended the game, and the board at event \
+             {seq} no longer shows it ({} differ): the move may not have been made as read (a \
+             piece knocked onto a square it could have moved to). The result stands until the \
+             arbiter rules",
+            back.at,
+            names.join(", ")
+        );
+        let ruling = Ruling::notice(seq, RulingKind::BoardMismatch, None, BOARDS, text)
+            .with_evidence(vec![back.at, seq]);
+        let mut out = Vec::new();
+        self.record(&mut out, ruling);
+        out
+    }
+
+    /// The most plies k, fewer than the reading's, after which a report since the last
+    /// commit showed the board standing.
+    fn seen_before_last(&self, read: &Reading) -> Option<usize> {
+        let Reading::Plies(plies, _, steps) = read else {
+            return None;
+        };
+        let watch = self.board.as_ref()?;
+        let shows = watch.rules.shows;
+        (1..plies.len()).rev().find(|&k| {
+            watch
+                .seen
+                .iter()
+                .any(|s| steps[k - 1].is_shown_by_rules(s, shows))
+        })
+    }
+
     /// A mismatch read at a press that the board did not clear within the hold time.
     fn provisional_lapsed(&mut self, seq: u64, ts: Option<u64>) -> Vec<Ruling> {
         let Some(watch) = self.board.as_mut() else {
@@ -233,7 +319,26 @@ impl Referee {
             presser: presser.and_then(player_of),
             ts: pending.ts,
         };
-        let read = self.table.board_read(&pending.placement, ask);
+        let mut read = self.table.board_read(&pending.placement, ask);
+        if why != Commit::Press
+            && let Some(k) = self.seen_before_last(&read)
+        {
+            // The board was seen standing after the first k plies: their reports were not
+            // lost, so only they are read now; the rest waits for its own commit point (a
+            // piece knocked onto a square the opponent could have moved to is no move).
+            let Reading::Plies(plies, _, steps) = read else {
+                unreachable!("seen_before_last reads plies")
+            };
+            let here = self.table.board_placement();
+            let there = steps[k - 1].clone();
+            let changed = (0..here.cells().len())
+                .filter(|&c| here.cells()[c] != there.cells()[c])
+                .collect();
+            read = Reading::Plies(plies[..k].to_vec(), changed, steps[..k].to_vec());
+            if let Some(watch) = self.board.as_mut() {
+                watch.pending = Some(pending.clone());
+            }
+        }
         if let Reading::Mismatch(_) | Reading::Ambiguous(_) = &read {
             let what = unexplained(seq, &read);
             let watch = self.board.as_mut().expect("watched");
@@ -314,7 +419,7 @@ impl Referee {
         // The cells the plies changed are the move itself, not touches.
         let (plies, moved, displaced) = match read {
             Reading::Same => (Vec::new(), Vec::new(), false),
-            Reading::Plies(plies, moved) => (plies, moved, false),
+            Reading::Plies(plies, moved, _) => (plies, moved, false),
             Reading::Displacement(event, moved) => (vec![vec![event]], moved, true),
             Reading::Mismatch(_) | Reading::Ambiguous(_) => return Vec::new(),
         };
@@ -336,8 +441,6 @@ impl Referee {
                 out.extend(self.apply_event(seq, &touch));
             }
         }
-        // A mismatch that stood is cleared: its open condition goes.
-        drop(cleared);
         let turned_note = {
             let watch = self.board.as_mut().expect("watched");
             let note = watch.turned == Some(true) && !watch.told_turned && !plies.is_empty();
@@ -379,12 +482,21 @@ impl Referee {
                     "; one piece carried where the rules do not allow it: judged as that move",
                 );
             }
+            if let (0, Some(m)) = (i, &cleared) {
+                text.push_str(&format!(
+                    "; this reading clears the board mismatch standing since event {}: the \
+                     arbiter may check that these are the moves made",
+                    m.seq
+                ));
+            }
             if i == 0 && turned_note {
                 text.push_str(
                     "; the board was set up turned round (its first report showed the start \
                      position by 180 degrees) and is read turned for the whole game",
                 );
             }
+            let before = self.table.board_placement();
+            let ended_before = self.ending.is_some();
             for event in ply {
                 let mut ruling = Ruling::notice(
                     seq,
@@ -403,6 +515,14 @@ impl Referee {
                 ruling.event = Some(Box::new(event.clone()));
                 self.record(&mut out, ruling);
                 out.extend(self.apply_event(seq, event));
+            }
+            if !ended_before && self.ending.is_some() {
+                let watch = self.board.as_mut().expect("watched");
+                watch.took_back = Some(super::TakeBack {
+                    before,
+                    at: seq,
+                    ts: first.ts_ms,
+                });
             }
         }
         out

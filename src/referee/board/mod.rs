@@ -97,8 +97,9 @@ pub struct BoardWatch {
     /// Whether the log has had a clock event: then only presses commit.
     pub clocked: bool,
     pub pending: Option<Pending>,
-    /// The reports since the last commit point.
+    /// The reports since the last commit point, and what they showed.
     pub since: Vec<u64>,
+    pub seen: Vec<Placement>,
     pub lifts: Vec<Lift>,
     pub provisional: Option<Provisional>,
     pub mismatch: Option<Mismatch>,
@@ -106,6 +107,16 @@ pub struct BoardWatch {
     pub signalled: bool,
     /// The last report: its seq, device and placement as the board sent it, for the console.
     pub last: Option<LastReport>,
+    /// The position before a move read from the board that ended the game.
+    pub took_back: Option<TakeBack>,
+}
+
+/// The position before the move read from the board that ended the game, and when.
+#[derive(Clone, Debug)]
+pub struct TakeBack {
+    pub before: Placement,
+    pub at: u64,
+    pub ts: Option<u64>,
 }
 
 /// The last report as it came, for the console's device badge and board diagram.
@@ -128,11 +139,13 @@ impl BoardWatch {
             clocked: false,
             pending: None,
             since: Vec::new(),
+            seen: Vec::new(),
             lifts: Vec::new(),
             provisional: None,
             mismatch: None,
             signalled: false,
             last: None,
+            took_back: None,
         }
     }
 
@@ -190,6 +203,7 @@ impl BoardWatch {
 
     /// The reports a commit rests on, and a fresh start for the next.
     pub fn take_evidence(&mut self) -> Vec<u64> {
+        self.seen.clear();
         let mut seqs = std::mem::take(&mut self.since);
         if seqs.len() > MOST_EVIDENCE {
             seqs.drain(..seqs.len() - MOST_EVIDENCE);
@@ -198,7 +212,10 @@ impl BoardWatch {
     }
 
     /// Remembers a report's seq for the evidence of the next commit.
-    pub fn saw(&mut self, seq: u64) {
+    pub fn saw(&mut self, seq: u64, shown: &Placement) {
+        if self.seen.len() < 4 * MOST_EVIDENCE {
+            self.seen.push(shown.clone());
+        }
         self.since.push(seq);
         if self.since.len() > 4 * MOST_EVIDENCE {
             self.since.drain(..self.since.len() - MOST_EVIDENCE);

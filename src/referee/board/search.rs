@@ -16,8 +16,9 @@ pub enum Reading {
     /// The board shows the game's position.
     Same,
     /// The board shows the position after these plies, each as the events the log would
-    /// hold (a move, and a chess_gjq reveal shown on arrival); and the cells they changed.
-    Plies(Vec<Vec<Event>>, Vec<usize>),
+    /// hold (a move, and a chess_gjq reveal shown on arrival); the cells they changed; and
+    /// what a board shows after each ply.
+    Plies(Vec<Vec<Event>>, Vec<usize>, Vec<Placement>),
     /// One piece carried from one square to another where the rules forbid it (draughts:
     /// with the pieces it took): the move, to be judged as that `move` event would be; and
     /// the cells it changed.
@@ -88,28 +89,33 @@ where
     if here.is_shown_by::<P>(shown) {
         return Reading::Same;
     }
-    let mut frontier: Vec<(Vec<Ply<P::Square>>, P)> = vec![(Vec::new(), position.clone())];
+    type Path<S> = (Vec<Ply<S>>, Vec<Placement>);
+    let mut frontier: Vec<(Path<P::Square>, P)> =
+        vec![((Vec::new(), Vec::new()), position.clone())];
     for depth in 1..=MOST_PLIES {
-        let mut found: Vec<(Vec<Ply<P::Square>>, Placement)> = Vec::new();
+        let mut found: Vec<Path<P::Square>> = Vec::new();
         let mut next = Vec::new();
-        for (path, at) in &frontier {
+        for ((path, steps), at) in &frontier {
             for (ply, after) in at.plies(shown) {
                 let there = after.placement();
                 let apart = there.differences::<P>(shown).len();
                 let last = ply_player(&ply);
                 let mut path = path.clone();
                 path.push(ply);
+                let mut steps = steps.clone();
+                steps.push(there);
                 if apart == 0 && ask.presser.is_none_or(|p| p == last) {
-                    found.push((path, there));
+                    found.push((path, steps));
                 } else if apart <= (MOST_PLIES - depth) * P::MOST_CHANGED {
-                    next.push((path, after));
+                    next.push(((path, steps), after));
                 }
             }
         }
         match found.len() {
             0 => frontier = next,
             1 => {
-                let (plies, there) = found.pop().expect("one found");
+                let (plies, steps) = found.pop().expect("one found");
+                let there = steps.last().expect("a ply").clone();
                 let changed = here
                     .cells()
                     .iter()
@@ -119,7 +125,7 @@ where
                     .map(|(i, _)| i)
                     .collect();
                 let plies = plies.into_iter().map(|p| events(p, ask.ts)).collect();
-                return Reading::Plies(plies, changed);
+                return Reading::Plies(plies, changed, steps);
             }
             _ => {
                 let ways = found
