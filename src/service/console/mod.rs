@@ -670,9 +670,13 @@ pub fn hall_frame(
     // A snapshot's alert is the game's latest ruling, whichever event gave it.
     let latest = referee.rulings().last().filter(|_| snapshot);
     let json = forms.json.then(|| {
-        let shown = (fold.last.as_ref()).map(|l| (&l.record, &l.event, l.words.as_str()));
-        let mut json = view::frame(referee, shown, rulings);
-        if let Some(latest) = latest {
+        let mut json = view::frame(fold, rulings);
+        // A move derived from a board's reports is a move, not an alert: the card's alert
+        // is the latest other ruling.
+        let alert = (referee.rulings().iter().rev())
+            .find(|r| r.kind != crate::referee::RulingKind::BoardMove)
+            .filter(|_| snapshot);
+        if let Some(latest) = alert {
             json["latest"] = latest.to_value(referee.header().variant);
         }
         json
