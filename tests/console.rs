@@ -718,3 +718,154 @@ fn console_api_shows_a_board_its_reports_and_takes_a_set() {
     assert_eq!(last["last"], serde_json::json!(["h9", "g7"]));
     assert!(game["open"].as_array().unwrap().is_empty(), "{game}");
 }
+
+/// An arbiter's view of an electronic board: the derived move on the hall card and in the
+/// move list, the device badge, the mismatch as the card's own alert, the board's report
+/// beside the game's position with the differing squares outlined, the raw reports (a click
+/// scrubs to one), and a `set` through the form (a bad one refused with the field named)
+/// that clears the mismatch.
+#[test]
+fn console_shows_an_electronic_board_in_a_real_browser() {
+    let Some((chromium, driver)) = browser_paths() else {
+        skip_or_fail(
+            "console_shows_an_electronic_board_in_a_real_browser",
+            CHROMIUM_MISSING,
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    let rt = runtime();
+    let mut c = rt.block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "eb-xq").await;
+        c
+    });
+    let browser = Browser::start(&chromium, &driver);
+    browser.open(&format!("http://{console}/#/hall/eb-"));
+    browser.wait_for(
+        "the board in the hall",
+        "return document.querySelectorAll('#hall-grid .card').length === 1",
+        Duration::from_secs(10),
+    );
+    let card = |what: &str| {
+        format!(
+            "const c = document.querySelector('.card[data-game=\"eb-xq\"]'); return !!c && {what};"
+        )
+    };
+    let seq = rt.block_on(append(&mut c, "eb-xq", 0, reports_to_the_move()));
+    browser.wait_for(
+        "the derived move and the device badge on the card",
+        &card(
+            "c.querySelector('.last').textContent.includes('炮二平五') \
+             && c.querySelector('.device').textContent.includes('SN1') \
+             && /\\d+ s/.test(c.querySelector('.device .age').textContent) \
+             && !c.querySelector('.device-silent') \
+             && !c.className.includes('alert-')",
+        ),
+        Duration::from_secs(5),
+    );
+    rt.block_on(append(&mut c, "eb-xq", seq, reports_to_the_mismatch()));
+    browser.wait_for(
+        "the mismatch alert in its own colour",
+        &card(
+            "c.classList.contains('alert-board-mismatch') \
+             && getComputedStyle(c).borderTopColor === 'rgb(230, 85, 13)'",
+        ),
+        Duration::from_secs(5),
+    );
+    let legend = browser
+        .eval("return [...document.querySelectorAll('.legend .alert-board-mismatch')].length");
+    assert_eq!(legend, 1, "the legend names the board mismatch");
+    browser.screenshot(&shots().join("hall-board-mismatch.png"));
+
+    browser.click(".card[data-game=\"eb-xq\"]");
+    browser.wait_for(
+        "the board view with the board's report beside the game",
+        "return document.querySelectorAll('#board svg').length === 1 \
+         && document.querySelectorAll('#sensor svg').length === 1 \
+         && [...document.querySelectorAll('#events li .made')].some(m => m.textContent.includes('炮二平五')) \
+         && document.querySelectorAll('#reports li').length === 4",
+        Duration::from_secs(10),
+    );
+    let marked = browser.eval(
+        "return [...document.querySelectorAll('#sensor .mark.differs')].length + ' ' \
+         + document.querySelector('#sensor-status').textContent",
+    );
+    let marked = marked.as_str().unwrap_or_default().to_string();
+    assert!(
+        marked.starts_with("3 board mismatch since event 6"),
+        "{marked}"
+    );
+    assert!(marked.contains("a3 (board empty, game P)"), "{marked}");
+    let pieces = browser.eval(
+        "return !!document.querySelector('#sensor [data-square=\"g7\"]') \
+         && !document.querySelector('#board [data-square=\"g7\"]')",
+    );
+    assert_eq!(pieces, true, "the report's horse on g7, the game's not");
+    browser.screenshot(&shots().join("board-electronic.png"));
+
+    // A click on the second report scrubs to it: its placement, ahead of the game there.
+    browser.click("#reports li[data-seq=\"2\"]");
+    browser.wait_for(
+        "the second report's placement",
+        "return document.querySelector('#reports li.current')?.dataset.seq === '2' \
+         && document.querySelector('#sensor-status').textContent === 'board differs on e2, h2' \
+         && !!document.querySelector('#sensor [data-square=\"e2\"]') \
+         && !document.querySelector('#board [data-square=\"e2\"]') \
+         && document.querySelectorAll('#sensor .mark.differs').length === 2",
+        Duration::from_secs(5),
+    );
+    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End'})); return 0;");
+
+    // A set naming a square that does not exist: refused, the field named, nothing stored.
+    let set = |moves: &str| {
+        browser.eval(&format!(
+            "document.querySelector('#set-moves').value = {}; return 0;",
+            serde_json::to_string(moves).expect("JSON")
+        ));
+        browser.click("#set-ask");
+        browser.wait_for(
+            "the confirm step",
+            "return !document.querySelector('#set-confirm').hidden",
+            Duration::from_secs(5),
+        );
+    };
+    set(r#"{"type":"move","side":"black","from":"h9","to":"z7"}"#);
+    browser.click("#set-yes");
+    browser.wait_for(
+        "the refusal naming the field",
+        "return document.querySelector('#set-error').textContent.includes('\"moves\" item 1')",
+        Duration::from_secs(5),
+    );
+    set(XQ_SET);
+    let asked = browser.eval("return document.querySelector('#set-what').textContent");
+    assert!(
+        asked.as_str().unwrap_or_default().contains("black h9-g7"),
+        "{asked}"
+    );
+    browser.click("#set-yes");
+    browser.wait_for(
+        "the set move in the move list and the mismatch gone",
+        "const last = [...document.querySelectorAll('#events li')].pop(); \
+         return last.classList.contains('ev-arbiter') && !!last.querySelector('.made') \
+         && document.querySelector('#sensor-status').textContent === 'board differs on a3'",
+        Duration::from_secs(5),
+    );
+    browser.screenshot(&shots().join("board-electronic-set.png"));
+
+    // Back in the hall (its silent time one second): the alert is gone, and the board, heard
+    // from no more, turns its badge to a warning.
+    browser.open(&format!("http://{console}/?silent_s=1#/hall/eb-"));
+    browser.wait_for(
+        "the card without the mismatch alert, its device silent",
+        &card(
+            "!c.classList.contains('alert-board-mismatch') \
+             && !!c.querySelector('.device.device-silent')",
+        ),
+        Duration::from_secs(10),
+    );
+    let (_, game) = get_json(&console, "/api/games/eb-xq", None);
+    assert_eq!(game["events"].as_array().map(Vec::len), Some(7), "{game}");
+}

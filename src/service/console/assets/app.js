@@ -328,7 +328,7 @@ function renderGame() {
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
-    `<span class="n">${e.seq}</span> <span class="side">${esc(e.side)}</span> <span class="what">${esc(e.text)}</span>` +
+    `<span class="n">${e.seq}</span> ${e.type === "board" ? "" : `<span class="side">${esc(e.side)}</span> `}<span class="what">${esc(e.text)}</span>` +
     ((e.made || []).length ? ` <span class="made">⇒ ${esc(e.made.join(" "))}</span>` : "") + `</li>`).join("");
   const shown = rulingsInForce(game, state.seq);
   $("#rulings").innerHTML = shown.map((r) =>
