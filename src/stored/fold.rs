@@ -108,12 +108,11 @@ fn may_make_moves(referee: &Referee, event: &Event) -> bool {
             ..
         }
     );
-    set || referee.board_watch().is_some_and(|w| {
-        w.pending.is_some()
-            || w.provisional.is_some()
-            || w.mismatch.is_some()
-            || matches!(event.kind, EventKind::Board { .. })
-    })
+    // The referee derives moves only from a report it holds: one waiting for its commit
+    // point, a mismatch read at a press, or a standing mismatch.
+    set || referee
+        .board_watch()
+        .is_some_and(|w| w.pending.is_some() || w.provisional.is_some() || w.mismatch.is_some())
 }
 
 /// The moves `event` made beyond its own words, in the game's notation as the scoresheet

@@ -8,7 +8,10 @@
 //! Routes: `/` the console, `/public` the spectators' view (only with a delay set);
 //! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
 //! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
-//! log-format `arbiter` event); the same reads under `/public/api/` for spectators.
+//! log-format `arbiter` event, a `set` with its moves included); the same reads under
+//! `/public/api/` for spectators. A game an electronic board reports to carries, in each
+//! frame, its last report against the game's position (`board`), and in its board view the
+//! raw reports (`reports`).
 
 mod view;
 
