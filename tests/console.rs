@@ -567,3 +567,305 @@ fn the_console_reads_each_event_as_referee_replay_writes_it_after_a_reload() {
         assert_eq!(frames.last().expect("frame")["move"], last, "{fixture}");
     }
 }
+
+// ---- electronic boards ----
+
+const XQ_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+/// Red's cannon put down on e2 (炮二平五).
+const XQ_CANNON_E2: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR";
+/// Then black's horse on g7 and red's pawn on a3 gone: no legal move explains it.
+const XQ_NOTHING: &str = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/2P1P1P1P/1C2C4/9/RNBAKABNR";
+/// The arbiter's set: black's horse h9-g7 was played.
+const XQ_SET: &str = r#"{"type":"move","side":"black","from":"h9","to":"g7"}"#;
+
+fn report(placement: &str, ts_ms: u64) -> proto::Event {
+    proto::Event {
+        side: String::new(),
+        ts_ms: Some(ts_ms),
+        kind: Some(proto::event::Kind::Board(proto::BoardReport {
+            placement: placement.into(),
+            device: Some("SN1".into()),
+        })),
+    }
+}
+
+fn press(side: &str, ts_ms: u64) -> proto::Event {
+    proto::Event {
+        side: side.into(),
+        ts_ms: Some(ts_ms),
+        kind: Some(proto::event::Kind::Clock(proto::ClockPress::default())),
+    }
+}
+
+/// A xiangqi board's reports: the start, red's cannon to e2 and a press (a `board_move`).
+fn reports_to_the_move() -> Vec<proto::Event> {
+    vec![
+        report(XQ_START, 1000),
+        report(XQ_CANNON_E2, 2000),
+        press("red", 2100),
+    ]
+}
+
+/// Then a placement no legal move explains, read at black's press and still standing after
+/// the hold time: a `board_mismatch` raised at the report after the hold time (seq 6).
+fn reports_to_the_mismatch() -> Vec<proto::Event> {
+    vec![
+        report(XQ_NOTHING, 3000),
+        press("black", 3100),
+        report(XQ_NOTHING, 5000),
+    ]
+}
+
+/// The arbiter's `set` as the console's form posts it.
+fn set_body(moves: &str) -> String {
+    format!(
+        r#"{{"type":"arbiter","side":"arbiter","decision":"set","moves":[{moves}],"text":"seen"}}"#
+    )
+}
+
+#[test]
+fn console_api_shows_a_board_its_reports_and_takes_a_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "api-board").await;
+        let seq = append(&mut c, "api-board", 0, reports_to_the_move()).await;
+        append(&mut c, "api-board", seq, reports_to_the_mismatch()).await;
+    });
+    let (status, game) = get_json(&console, "/api/games/api-board", None);
+    assert_eq!(status, 200, "{game}");
+    // The derived move is in the move list, under the press that committed it.
+    let press = &game["events"][2];
+    assert_eq!(press["type"], "clock", "{game}");
+    let made = press["made"][0].as_str().expect("a derived move");
+    assert!(made.contains("炮二平五"), "{made}");
+    // The raw reports: seq, device, device time, and what changed from the report before.
+    let reports = game["reports"].as_array().expect("reports");
+    let seqs: Vec<u64> = reports.iter().map(|r| r["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, [1, 2, 4, 6], "{game}");
+    assert_eq!(reports[0]["changed"], Value::Null, "the first report");
+    assert_eq!(reports[1]["changed"], serde_json::json!(["e2", "h2"]));
+    assert_eq!(reports[1]["device"], "SN1");
+    assert_eq!(reports[1]["ts_ms"], 2000);
+    assert!(reports[1]["received_ms"].as_u64().unwrap() > 0);
+    assert_eq!(reports[3]["changed"], serde_json::json!([]));
+    // The board at each seq: at the report of the cannon on e2, before the press, the board
+    // is ahead of the game on e2 and h2; after the press it matches.
+    let frames = game["frames"].as_array().expect("frames");
+    assert_eq!(frames[0]["board"], Value::Null, "no report yet");
+    assert_eq!(
+        frames[2]["board"]["differs"],
+        serde_json::json!(["e2", "h2"])
+    );
+    assert_eq!(frames[3]["board"]["differs"], serde_json::json!([]));
+    assert_eq!(
+        frames[3]["move"].as_str().map(|m| m.contains("炮二平五")),
+        Some(true)
+    );
+    assert_eq!(frames[3]["last"], serde_json::json!(["h2", "e2"]));
+    assert_eq!(frames[3]["made"], true);
+    // The hall's frame: device, last report, when it was received, the standing mismatch.
+    let last = frames.last().expect("a frame");
+    let board = &last["board"];
+    assert_eq!(board["device"], "SN1", "{last}");
+    assert_eq!(board["seq"], 6);
+    assert_eq!(board["placement"], XQ_NOTHING);
+    assert_eq!(board["shown"], XQ_NOTHING);
+    assert_eq!(reports[3]["received_ms"], board["received_ms"]);
+    assert_eq!(board["differs"], serde_json::json!(["h9", "g7", "a3"]));
+    assert_eq!(board["mismatch"]["seq"], 6, "{board}");
+    assert!(board["mismatch"]["what"].as_str().unwrap().contains("a3"));
+    assert!(
+        game["rulings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "board_mismatch" && r["at"] == 6),
+        "{game}"
+    );
+    // A set with a square that does not exist is refused with the field named; nothing stored.
+    let bad = set_body(r#"{"type":"move","side":"black","from":"h9","to":"z7"}"#);
+    let answer = request(&console, "POST", "/api/games/api-board/arbiter", &[], &bad).unwrap();
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(
+        answer.body.contains("\\\"moves\\\" item 1"),
+        "{}",
+        answer.body
+    );
+    // The arbiter's set clears the mismatch; the set move is written in the move list.
+    let answer = request(
+        &console,
+        "POST",
+        "/api/games/api-board/arbiter",
+        &[],
+        &set_body(XQ_SET),
+    )
+    .unwrap();
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let (_, game) = get_json(&console, "/api/games/api-board", None);
+    let set = game["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(set["type"], "arbiter");
+    assert_eq!(set["made"].as_array().map(Vec::len), Some(1), "{set}");
+    let last = game["frames"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["board"]["mismatch"], Value::Null, "{last}");
+    assert_eq!(
+        last["board"]["differs"],
+        serde_json::json!(["a3"]),
+        "{last}"
+    );
+    assert_eq!(last["last"], serde_json::json!(["h9", "g7"]));
+    assert!(game["open"].as_array().unwrap().is_empty(), "{game}");
+}
+
+/// An arbiter's view of an electronic board: the derived move on the hall card and in the
+/// move list, the device badge, the mismatch as the card's own alert, the board's report
+/// beside the game's position with the differing squares outlined, the raw reports (a click
+/// scrubs to one), and a `set` through the form (a bad one refused with the field named)
+/// that clears the mismatch.
+#[test]
+fn console_shows_an_electronic_board_in_a_real_browser() {
+    let Some((chromium, driver)) = browser_paths() else {
+        skip_or_fail(
+            "console_shows_an_electronic_board_in_a_real_browser",
+            CHROMIUM_MISSING,
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    let rt = runtime();
+    let mut c = rt.block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "eb-xq").await;
+        c
+    });
+    let browser = Browser::start(&chromium, &driver);
+    browser.open(&format!("http://{console}/#/hall/eb-"));
+    browser.wait_for(
+        "the board in the hall",
+        "return document.querySelectorAll('#hall-grid .card').length === 1",
+        Duration::from_secs(10),
+    );
+    let card = |what: &str| {
+        format!(
+            "const c = document.querySelector('.card[data-game=\"eb-xq\"]'); return !!c && {what};"
+        )
+    };
+    let seq = rt.block_on(append(&mut c, "eb-xq", 0, reports_to_the_move()));
+    browser.wait_for(
+        "the derived move and the device badge on the card",
+        &card(
+            "c.querySelector('.last').textContent.includes('炮二平五') \
+             && c.querySelector('.device').textContent.includes('SN1') \
+             && /\\d+ s/.test(c.querySelector('.device .age').textContent) \
+             && !c.querySelector('.device-silent') \
+             && !c.className.includes('alert-')",
+        ),
+        Duration::from_secs(5),
+    );
+    rt.block_on(append(&mut c, "eb-xq", seq, reports_to_the_mismatch()));
+    browser.wait_for(
+        "the mismatch alert in its own colour",
+        &card(
+            "c.classList.contains('alert-board-mismatch') \
+             && getComputedStyle(c).borderTopColor === 'rgb(230, 85, 13)'",
+        ),
+        Duration::from_secs(5),
+    );
+    let legend = browser
+        .eval("return [...document.querySelectorAll('.legend .alert-board-mismatch')].length");
+    assert_eq!(legend, 1, "the legend names the board mismatch");
+    browser.screenshot(&shots().join("hall-board-mismatch.png"));
+
+    browser.click(".card[data-game=\"eb-xq\"]");
+    browser.wait_for(
+        "the board view with the board's report beside the game",
+        "return document.querySelectorAll('#board svg').length === 1 \
+         && document.querySelectorAll('#sensor svg').length === 1 \
+         && [...document.querySelectorAll('#events li .made')].some(m => m.textContent.includes('炮二平五')) \
+         && document.querySelectorAll('#reports li').length === 4",
+        Duration::from_secs(10),
+    );
+    let marked = browser.eval(
+        "return [...document.querySelectorAll('#sensor .mark.differs')].length + ' ' \
+         + document.querySelector('#sensor-status').textContent",
+    );
+    let marked = marked.as_str().unwrap_or_default().to_string();
+    assert!(
+        marked.starts_with("3 board mismatch since event 6"),
+        "{marked}"
+    );
+    assert!(marked.contains("a3 (board empty, game P)"), "{marked}");
+    let pieces = browser.eval(
+        "return !!document.querySelector('#sensor [data-square=\"g7\"]') \
+         && !document.querySelector('#board [data-square=\"g7\"]')",
+    );
+    assert_eq!(pieces, true, "the report's horse on g7, the game's not");
+    browser.screenshot(&shots().join("board-electronic.png"));
+
+    // A click on the second report scrubs to it: its placement, ahead of the game there.
+    browser.click("#reports li[data-seq=\"2\"]");
+    browser.wait_for(
+        "the second report's placement",
+        "return document.querySelector('#reports li.current')?.dataset.seq === '2' \
+         && document.querySelector('#sensor-status').textContent === 'board differs on e2, h2' \
+         && !!document.querySelector('#sensor [data-square=\"e2\"]') \
+         && !document.querySelector('#board [data-square=\"e2\"]') \
+         && document.querySelectorAll('#sensor .mark.differs').length === 2",
+        Duration::from_secs(5),
+    );
+    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End'})); return 0;");
+
+    // A set naming a square that does not exist: refused, the field named, nothing stored.
+    let set = |moves: &str| {
+        browser.eval(&format!(
+            "document.querySelector('#set-moves').value = {}; return 0;",
+            serde_json::to_string(moves).expect("JSON")
+        ));
+        browser.click("#set-ask");
+        browser.wait_for(
+            "the confirm step",
+            "return !document.querySelector('#set-confirm').hidden",
+            Duration::from_secs(5),
+        );
+    };
+    set(r#"{"type":"move","side":"black","from":"h9","to":"z7"}"#);
+    browser.click("#set-yes");
+    browser.wait_for(
+        "the refusal naming the field",
+        "return document.querySelector('#set-error').textContent.includes('\"moves\" item 1')",
+        Duration::from_secs(5),
+    );
+    set(XQ_SET);
+    let asked = browser.eval("return document.querySelector('#set-what').textContent");
+    assert!(
+        asked.as_str().unwrap_or_default().contains("black h9-g7"),
+        "{asked}"
+    );
+    browser.click("#set-yes");
+    browser.wait_for(
+        "the set move in the move list and the mismatch gone",
+        "const last = [...document.querySelectorAll('#events li')].pop(); \
+         return last.classList.contains('ev-arbiter') && !!last.querySelector('.made') \
+         && document.querySelector('#sensor-status').textContent === 'board differs on a3'",
+        Duration::from_secs(5),
+    );
+    browser.screenshot(&shots().join("board-electronic-set.png"));
+
+    // Back in the hall (its silent time one second): the alert is gone, and the board, heard
+    // from no more, turns its badge to a warning.
+    browser.open(&format!("http://{console}/?silent_s=1#/hall/eb-"));
+    browser.wait_for(
+        "the card without the mismatch alert, its device silent",
+        &card(
+            "!c.classList.contains('alert-board-mismatch') \
+             && !!c.querySelector('.device.device-silent')",
+        ),
+        Duration::from_secs(10),
+    );
+    let (_, game) = get_json(&console, "/api/games/eb-xq", None);
+    assert_eq!(game["events"].as_array().map(Vec::len), Some(7), "{game}");
+}

@@ -8,7 +8,10 @@
 //! Routes: `/` the console, `/public` the spectators' view (only with a delay set);
 //! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
 //! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
-//! log-format `arbiter` event); the same reads under `/public/api/` for spectators.
+//! log-format `arbiter` event, a `set` with its moves included); the same reads under
+//! `/public/api/` for spectators. A game an electronic board reports to carries, in each
+//! frame, its last report against the game's position (`board`), and in its board view the
+//! raw reports (`reports`).
 
 mod view;
 
@@ -670,9 +673,13 @@ pub fn hall_frame(
     // A snapshot's alert is the game's latest ruling, whichever event gave it.
     let latest = referee.rulings().last().filter(|_| snapshot);
     let json = forms.json.then(|| {
-        let shown = (fold.last.as_ref()).map(|l| (&l.record, &l.event, l.words.as_str()));
-        let mut json = view::frame(referee, shown, rulings);
-        if let Some(latest) = latest {
+        let mut json = view::frame(fold, rulings);
+        // A move derived from a board's reports is a move, not an alert: the card's alert
+        // is the latest other ruling.
+        let alert = (referee.rulings().iter().rev())
+            .find(|r| r.kind != crate::referee::RulingKind::BoardMove)
+            .filter(|_| snapshot);
+        if let Some(latest) = alert {
             json["latest"] = latest.to_value(referee.header().variant);
         }
         json

@@ -5,16 +5,16 @@ use serde_json::{Map, Value, json};
 
 use crate::event::{Decision, Event, EventKind, Header, Side};
 use crate::games::Variant;
-use crate::log::Record;
+use crate::games::sensor::{self, Placement};
 use crate::referee::{Referee, Ruling};
-use crate::stored::{Error, LoadedLog};
+use crate::stored::{Error, Fold, LoadedLog};
 
-/// The last event a board shows: its record, the event, its words.
-pub type Shown<'a> = (&'a Record, &'a Event, &'a str);
-
-/// The board after the event `last` (None: no event yet), as the hall shows it, with the
-/// event's words and the rulings it gave rise to.
-pub fn frame(referee: &Referee, last: Option<Shown<'_>>, rulings: &[Ruling]) -> Value {
+/// The board as `fold` left it, as the hall shows it: after its last event (none yet: the
+/// start), with the event's words, the moves it made (derived from a board or set by the
+/// arbiter) and the rulings it gave rise to.
+pub fn frame(fold: &Fold, rulings: &[Ruling]) -> Value {
+    let referee = &fold.referee;
+    let last = fold.last.as_ref();
     let variant = referee.header().variant;
     let mut m = Map::new();
     m.insert("id".into(), json!(referee.header().id));
@@ -29,24 +29,103 @@ pub fn frame(referee: &Referee, last: Option<Shown<'_>>, rulings: &[Ruling]) -> 
         json!(referee.side_to_move().name(variant)),
     );
     m.insert("clock".into(), clock(referee));
-    let squares = last.map(|(_, event, _)| last_squares(event));
+    // A move derived from a board's reports (or set by the arbiter) is the board's last move:
+    // its squares and words, rather than the press or report that made it.
+    let made = last.and_then(|l| l.made.last());
+    let squares = match made {
+        Some((event, _)) => Some(last_squares(event)),
+        None => last.map(|l| last_squares(&l.event)),
+    };
     m.insert("last".into(), json!(squares.unwrap_or_default()));
-    m.insert("move".into(), json!(last.map(|(_, _, words)| words)));
-    m.insert(
-        "type".into(),
-        json!(last.map(|(_, event, _)| event.kind.type_name())),
-    );
+    let words = match last {
+        Some(l) if !l.made.is_empty() => {
+            let made: Vec<&str> = l.made.iter().map(|(_, w)| w.as_str()).collect();
+            Some(made.join(" "))
+        }
+        Some(l) => Some(l.words.clone()),
+        None => None,
+    };
+    m.insert("move".into(), json!(words));
+    m.insert("made".into(), json!(made.is_some()));
+    m.insert("type".into(), json!(last.map(|l| l.event.kind.type_name())));
     m.insert(
         "received_ms".into(),
-        json!(last.map(|(record, _, _)| record.received_ms)),
+        json!(last.map(|l| l.record.received_ms)),
     );
     m.insert("rulings".into(), rulings_json(rulings, variant));
+    m.insert("board".into(), board(fold));
     m.insert(
         "result".into(),
         json!(referee.ending().map(|e| e.result.as_str())),
     );
     m.insert("open".into(), json!(referee.open_conditions()));
     Value::Object(m)
+}
+
+/// What the game's electronic board last reported, against the game's position: its device,
+/// the report's seq and device time, when the server received it, its placement as sent and
+/// turned the game's way round (`shown`), the squares where it differs from the position, and
+/// a standing mismatch. `null` for a game no board reports to.
+fn board(fold: &Fold) -> Value {
+    let referee = &fold.referee;
+    let variant = referee.header().variant;
+    let Some(watch) = referee.board_watch() else {
+        return Value::Null;
+    };
+    let mismatch = watch
+        .mismatch
+        .as_ref()
+        .map(|m| json!({"seq": m.seq, "what": m.what}));
+    let Some(last) = &watch.last else {
+        return json!({"mismatch": mismatch});
+    };
+    let shown = sensor::read(variant, &last.placement)
+        .ok()
+        .map(|p| watch.oriented(p));
+    let differs = match (&shown, game_placement(referee)) {
+        (Some(shown), Some(game)) => {
+            let cells = shown.cells().iter().zip(game.cells()).enumerate();
+            cells
+                .filter(|(_, (s, g))| !(watch.rules.shows)(**s, **g))
+                .map(|(i, _)| sensor::cell_name(variant, i))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    json!({
+        "device": last.device,
+        "seq": last.seq,
+        "ts_ms": last.ts,
+        "received_ms": fold.report_received_ms,
+        "placement": last.placement,
+        "shown": shown.map(|p| sensor::write(variant, &p)),
+        "turned": watch.turned,
+        "differs": differs,
+        "mismatch": mismatch,
+    })
+}
+
+/// What a board shows of the game's position: the board part of its FEN (draughts: the
+/// piece lists after the side to move).
+fn game_placement(referee: &Referee) -> Option<Placement> {
+    let variant = referee.header().variant;
+    let fen = referee.fen();
+    let part = match variant {
+        Variant::Draughts => fen.split_once(':').map_or("", |(_, lists)| lists),
+        _ => fen.split_whitespace().next().unwrap_or(""),
+    };
+    sensor::read(variant, part).ok()
+}
+
+/// The squares where two placements of one board differ, by name.
+fn changed(variant: Variant, before: &Placement, now: &Placement) -> Vec<String> {
+    now.cells()
+        .iter()
+        .zip(before.cells())
+        .enumerate()
+        .filter(|(_, (n, b))| n != b)
+        .map(|(i, _)| sensor::cell_name(variant, i))
+        .collect()
 }
 
 /// The players by side from the header's tags (`White`/`Red`, `Black`), where it names any.
@@ -99,29 +178,53 @@ fn rulings_json(rulings: &[Ruling], variant: Variant) -> Value {
 pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
     let header = &loaded.header;
     let variant = header.variant;
-    let mut referee = Referee::new(header)?;
-    let mut frames = vec![frame(&referee, None, &[])];
+    let mut fold = Fold::start(&loaded.header_record)?;
+    let mut frames = vec![frame(&fold, &[])];
     let mut events = Vec::new();
+    let mut reports = Vec::new();
+    let mut previous: Option<Placement> = None;
     let mut overturns = Map::new();
     for (record, event) in loaded
         .events
         .iter()
         .take_while(|(r, _)| up_to.is_none_or(|u| r.seq <= u))
     {
-        let step = referee.step(record.seq, event);
+        let step = fold.apply(record, event);
+        let made: Vec<&str> = (fold.last.iter())
+            .flat_map(|l| l.made.iter().map(|(_, w)| w.as_str()))
+            .collect();
         events.push(json!({
             "seq": record.seq,
             "side": event.side.name(variant),
             "type": event.kind.type_name(),
             "text": step.words,
+            "made": made,
             "received_ms": record.received_ms,
         }));
+        if let EventKind::Board { placement, device } = &event.kind {
+            // Read as the board sent it: what changed from its previous report.
+            let read = sensor::read(variant, placement).ok();
+            // The first report has no previous one: `null`.
+            let changes = match (&previous, &read) {
+                (Some(before), Some(now)) => Some(changed(variant, before, now)),
+                _ => None,
+            };
+            reports.push(json!({
+                "seq": record.seq,
+                "device": device,
+                "ts_ms": event.ts_ms,
+                "received_ms": record.received_ms,
+                "placement": placement,
+                "changed": changes,
+            }));
+            previous = read.or(previous);
+        }
         if let Some(target) = overturned(event) {
             overturns.insert(target.to_string(), json!(record.seq));
         }
-        let shown = (record, event, step.words.as_str());
-        frames.push(frame(&referee, Some(shown), &step.rulings));
+        frames.push(frame(&fold, &step.rulings));
     }
+    let referee = &fold.referee;
     let rulings: Vec<Value> = referee
         .rulings()
         .iter()
@@ -140,6 +243,7 @@ pub fn game(loaded: &LoadedLog, up_to: Option<u64>) -> Result<Value, Error> {
         "open": referee.open_conditions(),
         "frames": frames,
         "events": events,
+        "reports": reports,
         "rulings": rulings,
     }))
 }

@@ -101,6 +101,13 @@ function clockNow(clock, side, receivedAt) {
 
 function alertOf(ruling, variant) {
   if (!ruling) return null;
+  // Electronic boards, common to every game: a derived move is no alert; a mismatch is the
+  // card's alert while it stands (the frame's board.mismatch), whatever ruling came since;
+  // a lifted piece and the result signal are notices for the arbiter, in their own colours.
+  if (ruling.kind === "board_move") return null;
+  if (ruling.kind === "board_mismatch") return "board-mismatch";
+  if (ruling.kind === "board_touch") return "board-touch";
+  if (ruling.kind === "board_result_signal") return "board-signal";
   // An illegal move keeps its colour even when it ends the game (the result is shown too).
   if (ruling.kind === "illegal_move") return "illegal";
   if (ruling.result) return "ended";
@@ -144,10 +151,42 @@ async function loadGames() {
   }
 }
 
+// The card's colour: a standing board mismatch (until the board comes back or the arbiter
+// sets the moves), else its latest ruling's alert; a board notice colours only its line.
+function cardAlert(board) {
+  if (board.board && board.board.mismatch && !board.result) return "board-mismatch";
+  if (!board.alert || board.alert.startsWith("board-")) return null;
+  return board.alert;
+}
+
+// The age of a board's last report, in words.
+function ageText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  return `${Math.floor(s / 3600)} h`;
+}
+
+// A device silent for the silent time while its game goes on is a warning.
+function deviceSilent(board, now) {
+  return Boolean(board.board && board.board.received_ms && !board.result && now - board.board.received_ms > state.silentMs);
+}
+
+// The device badge: which board reports to the game and how long ago it last did.
+function deviceBadge(board) {
+  const b = board.board;
+  if (!b || !b.received_ms) return "";
+  const now = Date.now();
+  return `<div class="device${deviceSilent(board, now) ? " device-silent" : ""}" data-heard="${b.received_ms}">` +
+    `<span class="name">${esc(b.device || "board")}</span> <span class="age">${ageText(now - b.received_ms)}</span></div>`;
+}
+
 function hallCard(board) {
   const [first, second] = sideNames(board.variant);
-  const alert = board.alert ? ` alert-${board.alert}` : "";
+  const shown = cardAlert(board);
+  const alert = shown ? ` alert-${shown}` : "";
   const silent = board.silent ? " silent" : "";
+  const kind = board.ruling ? ` · <span class="kind alert-${board.alert || "notice"}">${esc(board.ruling.kind)}</span>` : "";
   return `<a class="card${alert}${silent}" href="#/game/${encodeURIComponent(board.id)}" data-game="${esc(board.id)}">` +
     `<div class="title">${esc(board.id)}</div>` +
     (board.players ? `<div class="players">${esc(board.players[0] || "?")} – ${esc(board.players[1] || "?")}</div>` : "") +
@@ -155,7 +194,8 @@ function hallCard(board) {
     `<div class="clocks"><span class="clock" data-side="${first}">${first} ${clockText(clockNow(board.clock, first, board.receivedAt))}</span>` +
     `<span class="clock" data-side="${second}">${second} ${clockText(clockNow(board.clock, second, board.receivedAt))}</span></div>` +
     `<div class="last">${esc(board.move || "")}</div>` +
-    `<div class="result">${esc(board.result || "")}${board.ruling ? ` · ${esc(board.ruling.kind)}` : ""}</div></a>`;
+    deviceBadge(board) +
+    `<div class="result">${esc(board.result || "")}${kind}</div></a>`;
 }
 
 // The whole hall, drawn once per snapshot; after that only the board that changed is redrawn
@@ -183,8 +223,13 @@ function tickHall() {
   const now = Date.now();
   for (const board of state.boards.values()) {
     board.silent = Boolean(board.clock && board.clock.running && !board.result && now - board.heardAt > state.silentMs);
-    const card = board.clock && cardOf(board.id);
+    const card = (board.clock || board.board) && cardOf(board.id);
     if (!card) continue;
+    const badge = card.querySelector(".device");
+    if (badge) {
+      badge.querySelector(".age").textContent = ageText(now - Number(badge.dataset.heard));
+      badge.classList.toggle("device-silent", deviceSilent(board, now));
+    }
     card.classList.toggle("silent", board.silent);
     for (const span of card.querySelectorAll(".clock")) {
       const side = span.dataset.side;
@@ -202,11 +247,11 @@ function takeFrame(frame, isUpdate) {
   const board = { ...(old || {}), ...frame, receivedAt: heard, heardAt: heard, silent: false };
   // A Gjq reveal completes the move before it (chess_gjq 9.3 "e2-e4车"): keep that move's
   // words and squares. Other events than moves keep the last move shown.
-  if (isUpdate && old && frame.type !== "move") {
+  if (isUpdate && old && frame.type !== "move" && !frame.made) {
     board.last = old.last;
     board.move = frame.type === "reveal" ? `${old.move || ""}${frame.move || ""}` : old.move;
   }
-  const latest = (frame.rulings || []).slice(-1)[0] || frame.latest;
+  const latest = (frame.rulings || []).filter((r) => r.kind !== "board_move").slice(-1)[0] || frame.latest;
   if (latest) { board.ruling = latest; board.alert = alertOf(latest, board.variant); }
   state.boards.set(frame.id, board);
 }
@@ -274,6 +319,7 @@ function renderGame() {
   $("#slider").value = String(state.seq);
   $("#seq").textContent = `seq ${state.seq} of ${game.frames.length - 1}`;
   $("#board").innerHTML = drawBoard(game.variant, frame.fen, { marks: frame.last || [] });
+  renderSensor(game, frame);
   const [first, second] = sideNames(game.variant);
   $("#clock-first").textContent = `${first} ${clockText(frame.clock ? frame.clock[`${first}_ms`] : null)}`;
   $("#clock-second").textContent = `${second} ${clockText(frame.clock ? frame.clock[`${second}_ms`] : null)}`;
@@ -282,7 +328,8 @@ function renderGame() {
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
-    `<span class="n">${e.seq}</span> <span class="side">${esc(e.side)}</span> <span class="what">${esc(e.text)}</span></li>`).join("");
+    `<span class="n">${e.seq}</span> ${e.type === "board" ? "" : `<span class="side">${esc(e.side)}</span> `}<span class="what">${esc(e.text)}</span>` +
+    ((e.made || []).length ? ` <span class="made">⇒ ${esc(e.made.join(" "))}</span>` : "") + `</li>`).join("");
   const shown = rulingsInForce(game, state.seq);
   $("#rulings").innerHTML = shown.map((r) =>
     `<li class="ruling alert-${alertOf(r, game.variant) || "notice"}" data-at="${r.at}">` +
@@ -294,6 +341,81 @@ function renderGame() {
   $("#open").textContent = (game.open || []).join("\n");
   const current = $("#events li.current");
   if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+// The game's electronic board beside its position: the board's report standing at the
+// slider's seq (its last report up to there), the squares where it differs from the game's
+// position outlined, a line saying whether it matches, and the raw reports (a click on one
+// scrubs to it).
+function renderSensor(game, frame) {
+  const reports = game.reports || [];
+  $("#game").classList.toggle("has-sensor", reports.length > 0);
+  $("#sensor-panel").hidden = reports.length === 0;
+  $("#reports-panel").hidden = reports.length === 0;
+  if (!reports.length) return;
+  const b = frame.board;
+  if (b && b.shown) {
+    const fen = game.variant === "draughts" ? `W:${b.shown}` : b.shown;
+    $("#sensor").innerHTML = drawBoard(game.variant, fen, { marks: b.differs || [], markColour: "#d62728", markClass: "differs" });
+    const device = `${b.device || "board"}, report ${b.seq}`;
+    let status;
+    if (b.mismatch) status = `board mismatch since event ${b.mismatch.seq}: ${b.mismatch.what}`;
+    else if ((b.differs || []).length) status = `board differs on ${b.differs.join(", ")}`;
+    else status = "board matches";
+    $("#sensor-title").textContent = device;
+    $("#sensor-status").textContent = status;
+    $("#sensor-status").className = b.mismatch ? "alert-board-mismatch" : (b.differs || []).length ? "differs" : "matches";
+  } else {
+    $("#sensor").innerHTML = "";
+    $("#sensor-title").textContent = "";
+    $("#sensor-status").textContent = "no board report yet";
+    $("#sensor-status").className = "";
+  }
+  const at = b && b.seq;
+  const time = (ms) => (ms ? new Date(ms).toLocaleTimeString() : "");
+  $("#reports").innerHTML = reports.map((r) =>
+    `<li data-seq="${r.seq}" class="${r.seq === at ? "current" : ""}${r.seq > state.seq ? " future" : ""}">` +
+    `<span class="n">${r.seq}</span> <span class="time">${esc(time(r.received_ms))}</span>` +
+    `${r.ts_ms !== null && r.ts_ms !== undefined ? ` <span class="ts">+${(r.ts_ms / 1000).toFixed(1)} s</span>` : ""}` +
+    ` <span class="dev">${esc(r.device || "")}</span>` +
+    ` <span class="changed">${r.changed === null ? "first report" : r.changed.length ? esc(r.changed.join(" ")) : "no change"}</span></li>`).join("");
+}
+
+// The arbiter's `set`: move and reveal events in the log's JSON, one object a line or one
+// array; read here only to name them for the confirm step (the server checks each field).
+function readSetMoves(text) {
+  const trimmed = text.trim();
+  if (!trimmed) throw new Error("set: no moves given");
+  if (trimmed.startsWith("[")) return JSON.parse(trimmed);
+  return trimmed.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).map((l, i) => {
+    try { return JSON.parse(l); } catch (error) { throw new Error(`set: line ${i + 1}: ${error.message}`); }
+  });
+}
+
+function nameMove(m) {
+  if (!m || typeof m !== "object") return JSON.stringify(m);
+  if (m.type === "reveal") return `${m.side} reveals ${m.piece} on ${m.square}`;
+  if (m.type === "move") return `${m.side} ${m.from !== undefined ? `${m.from}-` : ""}${m.to}${m.promotion ? `=${m.promotion}` : ""}`;
+  return `${m.type} ${JSON.stringify(m)}`;
+}
+
+function askSet() {
+  $("#set-error").textContent = "";
+  try {
+    const moves = readSetMoves($("#set-moves").value);
+    state.setMoves = moves;
+    $("#set-what").textContent = `append an arbiter set of ${moves.length} move${moves.length === 1 ? "" : "s"} after event ${state.game.frames.length - 1}: ${moves.map(nameMove).join(", ")}`;
+    $("#set-confirm").hidden = false;
+  } catch (error) {
+    $("#set-error").textContent = error.message;
+  }
+}
+
+async function confirmSet() {
+  $("#set-confirm").hidden = true;
+  const body = { type: "arbiter", side: "arbiter", decision: "set", moves: state.setMoves, text: $("#arbiter-text").value || "moves set from the console" };
+  if (await arbiter(body)) $("#set-moves").value = "";
+  else $("#set-error").textContent = $("#game-error").textContent;
 }
 
 function jump(seq, lit) {
@@ -311,8 +433,10 @@ async function arbiter(body) {
     state.game = await api(`/api/games/${encodeURIComponent(id)}`);
     state.seq = state.game.frames.length - 1;
     renderGame();
+    return true;
   } catch (error) {
     $("#game-error").textContent = error.message;
+    return false;
   }
 }
 
@@ -355,6 +479,13 @@ document.addEventListener("DOMContentLoaded", () => {
     const li = e.target.closest("li[data-seq]");
     if (li) jump(Number(li.dataset.seq));
   });
+  $("#reports").addEventListener("click", (e) => {
+    const li = e.target.closest("li[data-seq]");
+    if (li) jump(Number(li.dataset.seq));
+  });
+  $("#set-ask").addEventListener("click", askSet);
+  $("#set-yes").addEventListener("click", confirmSet);
+  $("#set-no").addEventListener("click", () => { $("#set-confirm").hidden = true; });
   $("#rulings").addEventListener("click", (e) => {
     const link = e.target.closest("[data-jump]");
     if (link) {
@@ -371,7 +502,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#foul").addEventListener("click", () => arbiter({ type: "arbiter", side: "arbiter", decision: "foul", ruling: state.seq, text: $("#arbiter-text").value || "foul noted by the arbiter" }));
   $("#warn").addEventListener("click", () => arbiter({ type: "arbiter", side: "arbiter", decision: "warn", text: $("#arbiter-text").value || "warning" }));
   document.addEventListener("keydown", (e) => {
-    if ($("#game").hidden || !state.game || e.target.tagName === "INPUT") return;
+    if ($("#game").hidden || !state.game || e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
     if (e.key === "ArrowLeft") jump(state.seq - 1);
     if (e.key === "ArrowRight") jump(state.seq + 1);
     if (e.key === "Home") jump(0);

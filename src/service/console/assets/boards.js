@@ -1,12 +1,21 @@
 // Boards drawn as SVG from a game's FEN, one function per game, our own code (no library).
 // Each returns an SVG string; `opts.small` drops the coordinates for the hall's thumbnails,
-// `opts.marks` lists squares to outline (the last move's from and to, in the game's names).
+// `opts.marks` lists squares to outline (the last move's from and to, in the game's names),
+// `opts.markColour` and `opts.markClass` say how (an electronic board's differing squares).
 "use strict";
 
 const SVG_NS = 'xmlns="http://www.w3.org/2000/svg"';
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function markColour(opts) {
+  return opts.markColour || "#1e6fd9";
+}
+
+function markClass(opts) {
+  return opts.markClass ? `mark ${opts.markClass}` : "mark";
 }
 
 // ---- Xiangqi: 9 files a..i, ranks 0..9 (red at the bottom), pieces on the points. ----
@@ -54,7 +63,7 @@ function drawXiangqi(fen, opts = {}) {
   }
   for (const sq of opts.marks || []) {
     const f = "abcdefghi".indexOf(sq[0]), r = Number(sq.slice(1));
-    if (f >= 0) parts.push(`<rect x="${x(f) - 19}" y="${y(r) - 19}" width="38" height="38" fill="none" stroke="#1e6fd9" stroke-width="3" class="mark"/>`);
+    if (f >= 0) parts.push(`<rect x="${x(f) - 19}" y="${y(r) - 19}" width="38" height="38" fill="none" stroke="${markColour(opts)}" stroke-width="3" class="${markClass(opts)}"/>`);
   }
   const board = xiangqiBoard(fen);
   for (const [sq, ch] of Object.entries(board)) {
@@ -92,7 +101,7 @@ function drawChess(fen, opts = {}) {
   }
   for (const sq of opts.marks || []) {
     const f = "abcdefgh".indexOf(sq[0]), r = Number(sq.slice(1));
-    if (f >= 0) parts.push(`<rect x="${x(f) + 2}" y="${y(r) + 2}" width="${cell - 4}" height="${cell - 4}" fill="none" stroke="#1e6fd9" stroke-width="3" class="mark"/>`);
+    if (f >= 0) parts.push(`<rect x="${x(f) + 2}" y="${y(r) + 2}" width="${cell - 4}" height="${cell - 4}" fill="none" stroke="${markColour(opts)}" stroke-width="3" class="${markClass(opts)}"/>`);
   }
   for (const [sq, ch] of Object.entries(chessBoard(fen))) {
     const f = "abcdefgh".indexOf(sq[0]), r = Number(sq.slice(1));
@@ -156,7 +165,7 @@ function drawDraughts(fen, opts = {}) {
   }
   for (const sq of opts.marks || []) {
     const { row, col } = draughtsPoint(Number(sq));
-    parts.push(`<rect x="${pad + col * cell + 2}" y="${pad + row * cell + 2}" width="${cell - 4}" height="${cell - 4}" fill="none" stroke="#1e6fd9" stroke-width="3" class="mark"/>`);
+    parts.push(`<rect x="${pad + col * cell + 2}" y="${pad + row * cell + 2}" width="${cell - 4}" height="${cell - 4}" fill="none" stroke="${markColour(opts)}" stroke-width="3" class="${markClass(opts)}"/>`);
   }
   for (const [n, piece] of Object.entries(draughtsBoard(fen))) {
     const { row, col } = draughtsPoint(Number(n));
@@ -201,7 +210,7 @@ function drawRenju(fen, opts = {}) {
   }
   for (const sq of opts.marks || []) {
     const f = files.indexOf(sq[0]), r = Number(sq.slice(1));
-    if (f >= 0 && r >= 1) parts.push(`<circle cx="${x(f)}" cy="${y(r)}" r="4" fill="#d9261c" class="mark"/>`);
+    if (f >= 0 && r >= 1) parts.push(`<circle cx="${x(f)}" cy="${y(r)}" r="4" fill="${opts.markColour || "#d9261c"}" class="${markClass(opts)}"/>`);
   }
   parts.push("</svg>");
   return parts.join("");
