@@ -84,6 +84,9 @@ pub struct Referee {
     last_seq: u64,
     /// What an electronic board reported, from its first report (boxed: most logs have none).
     board: Option<Box<board::BoardWatch>>,
+    /// The moves the event being applied made beyond its own words, with their words (see
+    /// [`Step::made`]); taken by [`Referee::step`].
+    made: Vec<(Event, String)>,
 }
 
 /// Replays a whole log: the referee after the last event, and every ruling in order.
@@ -113,6 +116,7 @@ impl Referee {
             ending: None,
             last_seq: 0,
             board: None,
+            made: Vec::new(),
         })
     }
 
@@ -123,6 +127,7 @@ impl Referee {
         debug_assert!(seq > self.last_seq, "seq {seq} after {}", self.last_seq);
         self.last_seq = seq;
         self.sides.push(event.side);
+        self.made.clear();
         if let EventKind::Board { placement, device } = &event.kind {
             let out = self.board_report(seq, event, placement, device.as_deref());
             // An arbiter's foul naming this report charges the player it showed moving.
@@ -148,6 +153,7 @@ impl Referee {
         } = &event.kind
         {
             for m in moves {
+                self.note_made(m);
                 out.extend(self.apply_event(seq, m));
             }
         }
@@ -268,6 +274,18 @@ impl Referee {
                 out.extend(self.table.apply(seq, event));
                 out
             }
+        }
+    }
+
+    /// Writes down a move the event makes beyond its own words, from the position before it
+    /// (a reveal adds to its move's words).
+    fn note_made(&mut self, m: &Event) {
+        let words = self
+            .describe(m)
+            .unwrap_or_else(|| step::plain_words(m, self.header.variant));
+        match (&m.kind, self.made.last_mut()) {
+            (EventKind::Reveal { .. }, Some((_, last))) => last.push_str(&words),
+            _ => self.made.push((m.clone(), words)),
         }
     }
 

@@ -21,6 +21,10 @@ pub struct Step {
     pub notation: bool,
     /// The rulings the event gave rise to.
     pub rulings: Vec<Ruling>,
+    /// The moves the event made that its own words do not show (those the referee derived
+    /// from a board's reports at it, or an arbiter's `set`), each as the scoresheet writes it
+    /// from the position before it (a chess_gjq reveal added to its move's words).
+    pub made: Vec<(Event, String)>,
 }
 
 impl Referee {
@@ -34,7 +38,26 @@ impl Referee {
             words,
             notation,
             rulings,
+            made: std::mem::take(&mut self.made),
         }
+    }
+}
+
+/// A move the table cannot write in its notation (the rules did not allow it): its squares
+/// and `?`.
+pub(super) fn plain_words(event: &Event, variant: Variant) -> String {
+    match &event.kind {
+        EventKind::Move {
+            from, to, captures, ..
+        } => {
+            let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
+            format!("{} ?", move_text(*from, *to, capture))
+        }
+        EventKind::Place { to } => format!("{to} ?"),
+        EventKind::Reveal { square, piece, .. } => {
+            format!("{} reveals {piece} on {square}", event.side.name(variant))
+        }
+        other => other.type_name().to_string(),
     }
 }
 

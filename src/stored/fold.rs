@@ -1,8 +1,8 @@
 //! A stored game folded: the referee after its records, and the chain head it reflects.
 
-use crate::event::{Decision, Event, EventKind};
+use crate::event::{Event, EventKind};
 use crate::log::{HASH_LEN, Log, Record};
-use crate::referee::{Referee, Ruling, RulingKind, Step, move_text};
+use crate::referee::{Referee, Step};
 
 use super::Error;
 use super::load::{load_log, read_event, read_header};
@@ -70,14 +70,12 @@ impl Fold {
     pub fn apply(&mut self, record: &Record, event: &Event) -> Step {
         self.head_hash = record.hash;
         self.heard(record, event);
-        let before = may_make_moves(&self.referee, event).then(|| self.referee.clone());
         let step = self.referee.step(record.seq, event);
-        let made = before.map(|b| made_moves(b, event, &step.rulings));
         self.last = Some(Last {
             record: record.clone(),
             event: event.clone(),
             words: step.words.clone(),
-            made: made.unwrap_or_default(),
+            made: step.made.clone(),
         });
         step
     }
@@ -95,62 +93,4 @@ impl Fold {
         let step = self.apply(record, &event);
         Ok((event, step))
     }
-}
-
-/// Whether `event` may make moves its words do not show: an arbiter's `set`, or any event
-/// while a board's report waits for its commit point or a mismatch stands (only then is the
-/// referee copied, to write those moves from the position before them).
-fn may_make_moves(referee: &Referee, event: &Event) -> bool {
-    let set = matches!(
-        event.kind,
-        EventKind::Arbiter {
-            decision: Decision::Set,
-            ..
-        }
-    );
-    // The referee derives moves only from a report it holds: one waiting for its commit
-    // point, a mismatch read at a press, or a standing mismatch.
-    set || referee
-        .board_watch()
-        .is_some_and(|w| w.pending.is_some() || w.provisional.is_some() || w.mismatch.is_some())
-}
-
-/// The moves `event` made beyond its own words, in the game's notation as the scoresheet
-/// writes them: the `board_move` rulings' moves, or an arbiter's `set` moves. `before` is
-/// the referee before the event; each move is written from the position the one before it
-/// left (a chess_gjq reveal adds to its move's words, as on the scoresheet).
-pub fn made_moves(mut before: Referee, event: &Event, rulings: &[Ruling]) -> Vec<(Event, String)> {
-    let moves: Vec<&Event> = match &event.kind {
-        EventKind::Arbiter {
-            decision: Decision::Set,
-            moves,
-            ..
-        } => moves.iter().collect(),
-        _ => rulings
-            .iter()
-            .filter(|r| r.kind == RulingKind::BoardMove)
-            .filter_map(|r| r.event.as_deref())
-            .collect(),
-    };
-    let mut made: Vec<(Event, String)> = Vec::new();
-    for m in moves {
-        let words = before.describe(m).unwrap_or_else(|| match &m.kind {
-            EventKind::Move {
-                from, to, captures, ..
-            } => {
-                let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
-                format!("{} ?", move_text(*from, *to, capture))
-            }
-            EventKind::Place { to } => format!("{to} ?"),
-            EventKind::Reveal { square, piece, .. } => format!(" {piece} on {square}"),
-            _ => String::new(),
-        });
-        // Any seq after the last: this copy is only read for the position.
-        before.apply(before.last_seq() + 1, m);
-        match (&m.kind, made.last_mut()) {
-            (EventKind::Reveal { .. }, Some((_, last))) => last.push_str(&words),
-            _ => made.push((m.clone(), words)),
-        }
-    }
-    made
 }

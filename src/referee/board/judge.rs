@@ -514,6 +514,7 @@ impl Referee {
                 }
                 ruling.event = Some(Box::new(event.clone()));
                 self.record(&mut out, ruling);
+                self.note_made(event);
                 out.extend(self.apply_event(seq, event));
             }
             if !ended_before && self.ending.is_some() {
