@@ -176,6 +176,10 @@ pub fn proto_value(r: &proto::Ruling) -> Value {
     m.insert("rule".into(), json!(r.rule));
     m.insert("text".into(), json!(r.text));
     m.insert("evidence".into(), json!(r.evidence));
+    if let Some(event) = &r.event {
+        let event: Value = serde_json::from_str(event).expect("a ruling's event is JSON");
+        m.insert("event".into(), event);
+    }
     v
 }
 

@@ -461,10 +461,10 @@ impl Referee {
             let side = first.side.name(variant);
             let mut text = format!(
                 "{side} {}: {} from the board's reports {}, {}",
-                if displaced {
-                    "carried a piece"
-                } else {
-                    "moved"
+                match first.kind {
+                    EventKind::Reveal { .. } => "turned the piece it moved face up",
+                    _ if displaced => "carried a piece",
+                    _ => "moved",
                 },
                 words.join(" "),
                 list(&evidence),

@@ -180,6 +180,10 @@ impl BoardWatch {
 
     /// Notes the pieces of `to_move` that a report shows lifted, and those it shows back.
     pub fn note_lifts(&mut self, seq: u64, ts: Option<u64>, shown: &Placement, here: &Placement) {
+        // While the board and the game disagree, an empty square says nothing of a hand.
+        if self.mismatch.is_some() || self.provisional.is_some() {
+            return;
+        }
         for (cell, (s, h)) in shown.cells().iter().zip(here.cells()).enumerate() {
             let own = h.and_then(self.rules.owner);
             let open = self

@@ -99,12 +99,12 @@ where
             for (ply, after) in at.plies(shown) {
                 let there = after.placement();
                 let apart = there.differences::<P>(shown).len();
-                let last = ply_player(&ply);
                 let mut path = path.clone();
                 path.push(ply);
+                let last = last_mover(&path);
                 let mut steps = steps.clone();
                 steps.push(there);
-                if apart == 0 && ask.presser.is_none_or(|p| p == last) {
+                if apart == 0 && ask.presser.is_none_or(|p| last.is_none_or(|l| l == p)) {
                     found.push((path, steps));
                 } else if apart <= (MOST_PLIES - depth) * P::MOST_CHANGED {
                     next.push(((path, steps), after));
@@ -151,10 +151,13 @@ where
     Reading::Mismatch(describe_differences::<P>(&here, shown))
 }
 
-fn ply_player<S>(ply: &Ply<S>) -> Player {
-    match ply {
-        Ply::Move { player, .. } | Ply::Reveal { player, .. } => *player,
-    }
+/// The player of the last move of a sequence: a press ends its presser's move. A reveal
+/// alone completes a move made before (chess_gjq 3.1.5), whoever presses.
+fn last_mover<S>(path: &[Ply<S>]) -> Option<Player> {
+    path.iter().rev().find_map(|ply| match ply {
+        Ply::Move { player, .. } => Some(*player),
+        Ply::Reveal { .. } => None,
+    })
 }
 
 /// A ply in the squares events name (`e2-e4`, `h8`, `g1-f3 (N)`).
