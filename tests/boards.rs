@@ -772,15 +772,18 @@ fn clean_streams_derive_exactly_the_recorded_moves() {
             tally.add(source, &s, false);
         }
     }
-    eprintln!(
-        "boards, clean: {} streams of {} games, {} moves, {} derived, {} incidents ({} where \
+    crate::common::report::say(
+        "boards-clean",
+        &format!(
+            "boards, clean: {} streams of {} games, {} moves, {} derived, {} incidents ({} where \
          the board cannot tell two readings apart)",
-        tally.streams,
-        sources.len(),
-        tally.moves,
-        tally.derived,
-        tally.incidents,
-        tally.ambiguous
+            tally.streams,
+            sources.len(),
+            tally.moves,
+            tally.derived,
+            tally.incidents,
+            tally.ambiguous
+        ),
     );
     let missing = tally.moves - tally.derived;
     assert!(
@@ -823,27 +826,30 @@ fn noisy_streams_commit_no_wrong_move_without_an_incident() {
     }
     let faults: u64 = tally.faults.values().sum();
     let share = tally.derived as f64 / tally.moves as f64;
-    eprintln!(
-        "boards, noisy: {} streams, {} moves, {} derived without the arbiter ({:.3}%), {} wrong \
+    crate::common::report::say(
+        "boards-noisy",
+        &format!(
+            "boards, noisy: {} streams, {} moves, {} derived without the arbiter ({:.3}%), {} wrong \
          moves committed without an incident, {} wrong moves with one, {} moves set by the \
          arbiter after a mismatch, {} readings with other moves to the same position (plies \
          lost in a repetition cycle), {} incidents ({} where the board cannot tell two readings \
          apart), {} touch notices for {} pieces lifted and put back, {} result signals; \
          {faults} faults injected: {:?}",
-        tally.streams,
-        tally.moves,
-        tally.derived,
-        share * 100.0,
-        tally.wrong_silent,
-        tally.wrong_with_incident,
-        tally.by_arbiter,
-        tally.resynced,
-        tally.incidents,
-        tally.ambiguous,
-        tally.touches,
-        lifts,
-        tally.signals,
-        tally.faults
+            tally.streams,
+            tally.moves,
+            tally.derived,
+            share * 100.0,
+            tally.wrong_silent,
+            tally.wrong_with_incident,
+            tally.by_arbiter,
+            tally.resynced,
+            tally.incidents,
+            tally.ambiguous,
+            tally.touches,
+            lifts,
+            tally.signals,
+            tally.faults
+        ),
     );
     for s in tally.stalls.iter().take(12) {
         eprintln!("stall: {s}");

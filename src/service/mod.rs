@@ -17,7 +17,7 @@ mod outbox;
 pub mod proto;
 mod watcher;
 
-pub use convert::{header_from_proto, header_to_proto};
+pub use convert::{event_to_proto, header_from_proto, header_to_proto};
 pub use error::{Error, RESUME_FROM_SEQ};
 pub use limits::Limits;
 pub use live::CacheLimits;
@@ -41,7 +41,7 @@ use crate::referee::{Referee, Ruling};
 use crate::stored::Fold;
 
 use self::caller::Caller;
-use self::convert::{event_from_proto, event_to_proto, ruling_to_proto};
+use self::convert::{event_from_proto, ruling_to_proto};
 use self::limits::{Governor, StreamPermit};
 use self::live::{LiveGames, LiveGuard};
 use self::outbox::Outbox;
