@@ -170,6 +170,26 @@ async fn bad_requests_get_the_right_status_and_change_nothing<L: Log>(server: Te
             "events[0].event.side: unknown side \"white\"",
         ),
         (
+            "a board placement the game cannot hold",
+            append(
+                "g1",
+                3,
+                vec![new(
+                    "c",
+                    proto::Event {
+                        side: String::new(),
+                        ts_ms: Some(5),
+                        kind: Some(Kind::Board(proto::BoardReport {
+                            placement: "9/9/9".into(),
+                            device: None,
+                        })),
+                    },
+                )],
+            ),
+            Code::InvalidArgument,
+            "events[0].event.board.placement: the placement has 3 rows, expected 10",
+        ),
+        (
             "no kind",
             append(
                 "g1",

@@ -364,6 +364,21 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
     let mut number = 1u32;
     for (seq, event) in (1..).zip(events) {
         let step = referee.step(seq, event);
+        // The moves derived from a board's reports (or an arbiter's `set`) at this event come
+        // first: a press follows the move it ends.
+        for (made, words) in &step.made {
+            let second = made.side == Side::Second;
+            let dots = if second { "..." } else { "." };
+            transcript.score.push(ScoreLine::Move {
+                number: format!("{number}{dots}"),
+                text: words.clone(),
+                first: seq,
+                last: None,
+            });
+            if second {
+                number += 1;
+            }
+        }
         match &event.kind {
             EventKind::Move { .. } | EventKind::Place { .. } => {
                 let second = event.side == Side::Second;

@@ -784,6 +784,55 @@ mod tests {
     const XQ: &str = r#"{"type":"game","variant":"xiangqi","id":"t"}"#;
 
     #[test]
+    fn board_reports_read_without_a_side_and_are_refused_naming_the_field() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        let line = format!(r#"{{"type":"board","placement":"{start}","device":"SN1","ts_ms":5}}"#);
+        let log = parse_log(&format!("{XQ}\n{line}")).unwrap();
+        assert_eq!(log.events[0].side, Side::Board);
+        assert_eq!(event_to_json(&log.events[0], Variant::Xiangqi), line);
+        let cases = [
+            (
+                format!(r#"{{"type":"board","side":"red","placement":"{start}"}}"#),
+                "line 2: a board event has no \"side\"",
+            ),
+            (
+                r#"{"type":"board","placement":"9/9/9"}"#.to_string(),
+                "line 2: \"placement\": the placement has 3 rows, expected 10",
+            ),
+            (
+                r#"{"type":"board","placement":"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ"}"#
+                    .to_string(),
+                "line 2: \"placement\": unknown letter \"Q\" in row 10",
+            ),
+            (
+                r#"{"type":"board"}"#.to_string(),
+                "line 2: the board event has no \"placement\"",
+            ),
+            (
+                r#"{"type":"arbiter","side":"arbiter","decision":"set"}"#.to_string(),
+                "line 2: an arbiter \"set\" needs the \"moves\"",
+            ),
+            (
+                r#"{"type":"arbiter","side":"arbiter","decision":"set","moves":[{"type":"clock","side":"red"}]}"#
+                    .to_string(),
+                "line 2: \"moves\" item 1: an arbiter \"set\" gives move and reveal events, found clock",
+            ),
+            (
+                r#"{"type":"arbiter","side":"arbiter","decision":"warn","moves":[{"type":"move","side":"red","from":"h2","to":"e2"}]}"#
+                    .to_string(),
+                "line 2: \"moves\" belongs to an arbiter \"set\"",
+            ),
+        ];
+        for (text, wanted) in cases {
+            let error = error_of(&format!("{XQ}\n{text}"));
+            assert!(error.starts_with(wanted), "{text}: {error}");
+        }
+        let set = r#"{"type":"arbiter","side":"arbiter","decision":"set","moves":[{"type":"move","side":"red","from":"h2","to":"e2"}]}"#;
+        let log = parse_log(&format!("{XQ}\n{set}")).unwrap();
+        assert_eq!(event_to_json(&log.events[0], Variant::Xiangqi), set);
+    }
+
+    #[test]
     fn malformed_lines_are_refused_with_their_line_number() {
         let cases = [
             (

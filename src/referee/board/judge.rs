@@ -616,10 +616,16 @@ fn player_of(side: Side) -> Option<crate::games::Player> {
     }
 }
 
-/// A derived event the game's notation cannot write (an illegal move): its squares.
+/// A derived event the game's notation cannot write (an illegal move): its squares, as the
+/// game's rulings write a move.
 fn plain_move(event: &Event) -> String {
     match &event.kind {
-        EventKind::Move { from, to, .. } => format!("{from}-{to}"),
+        EventKind::Move {
+            from, to, captures, ..
+        } => {
+            let capture = captures.as_ref().is_some_and(|c| !c.is_empty());
+            super::super::move_text(*from, *to, capture)
+        }
         EventKind::Place { to } => to.to_string(),
         EventKind::Reveal { square, piece, .. } => format!("{square}={piece}"),
         _ => event.kind.type_name().to_string(),
