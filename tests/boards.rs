@@ -631,21 +631,7 @@ impl Tally {
             let target = stream.done_at[i].min(expected.len());
             if target > done {
                 seq += 1;
-                let moves: Vec<Event> = expected[done..target]
-                    .iter()
-                    .map(|e| (*e).clone())
-                    .collect();
-                let word = Event {
-                    side: Side::Arbiter,
-                    ts_ms: e.ts_ms,
-                    kind: EventKind::Arbiter {
-                        decision: referee::event::Decision::Set,
-                        ruling: None,
-                        result: None,
-                        text: Some("the moves made, from the scoresheets".into()),
-                        moves,
-                    },
-                };
+                let word = arbiter_set(&expected[done..target], e.ts_ms);
                 for r in referee.apply(seq, &word) {
                     if matches!(r.kind, RulingKind::IllegalMove | RulingKind::InvalidEvent) {
                         self.failures.push(format!(
@@ -669,21 +655,7 @@ impl Tally {
             .min(expected.len());
         if arbiter && standing && wrong.is_none() && target > done {
             seq += 1;
-            let moves: Vec<Event> = expected[done..target]
-                .iter()
-                .map(|e| (*e).clone())
-                .collect();
-            let word = Event {
-                side: Side::Arbiter,
-                ts_ms: None,
-                kind: EventKind::Arbiter {
-                    decision: referee::event::Decision::Set,
-                    ruling: None,
-                    result: None,
-                    text: Some("the moves made, from the scoresheets".into()),
-                    moves,
-                },
-            };
+            let word = arbiter_set(&expected[done..target], None);
             referee.apply(seq, &word);
             set += (target - done) as u64;
             done = target;
@@ -744,6 +716,21 @@ impl Tally {
                 last.unwrap_or_else(|| "no incident".into())
             ));
         }
+    }
+}
+
+/// The arbiter's `set` of `moves` (from the scoresheets), as the simulated arbiter enters it.
+fn arbiter_set(moves: &[&Event], ts_ms: Option<u64>) -> Event {
+    Event {
+        side: Side::Arbiter,
+        ts_ms,
+        kind: EventKind::Arbiter {
+            decision: referee::event::Decision::Set,
+            ruling: None,
+            result: None,
+            text: Some("the moves made, from the scoresheets".into()),
+            moves: moves.iter().map(|e| (*e).clone()).collect(),
+        },
     }
 }
 

@@ -96,10 +96,7 @@ impl Layout {
     /// draughts as PDN lists), read back by the game's reader: an error names what the game
     /// does not accept (a letter it has no piece for).
     pub fn placement(self, variant: Variant, cells: &[Option<u8>]) -> Result<Placement, String> {
-        let text = match self {
-            Layout::Rows { width, .. } => rows_text(cells, width),
-            Layout::Numbered { .. } => lists_text(cells),
-        };
+        let text = sensor::write_placement(&Placement::from_cells(cells.to_vec()), self.width());
         sensor::read(variant, &text)
     }
 
@@ -107,51 +104,6 @@ impl Layout {
     pub fn text(self, placement: &Placement) -> String {
         sensor::write_placement(placement, self.width())
     }
-}
-
-/// FEN rows, top row first, runs of empty squares as numbers.
-fn rows_text(cells: &[Option<u8>], width: usize) -> String {
-    let rows: Vec<String> = cells
-        .chunks(width)
-        .map(|row| {
-            let mut out = String::new();
-            let mut run = 0;
-            for cell in row {
-                match cell {
-                    None => run += 1,
-                    Some(letter) => {
-                        if run > 0 {
-                            out.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        out.push(char::from(*letter));
-                    }
-                }
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-            }
-            out
-        })
-        .collect();
-    rows.join("/")
-}
-
-/// PDN piece lists: `W31,32,K40:B1,2`, men `w`/`b` and kings `W`/`B` as the cells hold them.
-fn lists_text(cells: &[Option<u8>]) -> String {
-    let list = |man: u8| {
-        let items: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .filter_map(|(i, cell)| match cell {
-                Some(l) if *l == man => Some((i + 1).to_string()),
-                Some(l) if *l == man.to_ascii_uppercase() => Some(format!("K{}", i + 1)),
-                _ => None,
-            })
-            .collect();
-        items.join(",")
-    };
-    format!("W{}:B{}", list(b'w'), list(b'b'))
 }
 
 /// The board part of a start FEN: the first field, or for draughts the piece lists after the

@@ -125,9 +125,15 @@ impl Referee {
         watch.signalled = false;
         watch.note_lifts(seq, ts, &shown, &here);
         watch.saw(seq, &shown);
-        // A mismatch that stands since a press: read again at each report until the board
-        // comes back (the press that would read it is not repeated).
-        if let Some(presser) = watch.mismatch.as_ref().and_then(|m| m.presser) {
+        // A mismatch read at a press is read again at each report: cleared within the hold
+        // time (provisional) it was none; one that stands goes when the board comes back (the
+        // press that would read it is not repeated).
+        let presser = match (&watch.provisional, &watch.mismatch) {
+            (Some(p), _) => Some((p.presser, Some(p.seq))),
+            (None, Some(m)) if m.presser.is_some() => Some((m.presser, None)),
+            _ => None,
+        };
+        if let Some((presser, pressed_at)) = presser {
             watch.pending = Some(Pending {
                 seq,
                 ts,
@@ -135,26 +141,7 @@ impl Referee {
             });
             let ask = Ask {
                 displace: false,
-                presser: Some(presser),
-                ts,
-            };
-            let read = self.table.board_read(&shown, ask);
-            if !matches!(read, Reading::Mismatch(_) | Reading::Ambiguous(_)) {
-                self.board.as_mut().expect("watched").pending = None;
-                out.extend(self.derive(seq, Commit::Other, read, None));
-            }
-            return out;
-        }
-        // A mismatch read at a press that this report clears within the hold time.
-        if let Some(p) = watch.provisional.clone() {
-            watch.pending = Some(Pending {
-                seq,
-                ts,
-                placement: shown.clone(),
-            });
-            let ask = Ask {
-                displace: false,
-                presser: p.presser,
+                presser,
                 ts,
             };
             let read = self.table.board_read(&shown, ask);
@@ -162,7 +149,7 @@ impl Referee {
                 let watch = self.watch();
                 watch.provisional = None;
                 watch.pending = None;
-                out.extend(self.derive(seq, Commit::Other, read, Some(p.seq)));
+                out.extend(self.derive(seq, Commit::Other, read, pressed_at));
             }
             return out;
         }

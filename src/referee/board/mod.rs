@@ -13,7 +13,6 @@
 mod judge;
 pub mod search;
 
-use crate::event::{Event, Side};
 use crate::games::Player;
 use crate::games::sensor::Placement;
 
@@ -240,14 +239,4 @@ pub fn touches(lifts: &[Lift], moved: &[usize]) -> Vec<Lift> {
         }
     }
     out
-}
-
-/// The side a player's events carry.
-pub fn side_of(player: Player) -> Side {
-    Side::from(player)
-}
-
-/// The events a commit derived, flattened in order.
-pub fn flatten(plies: &[Vec<Event>]) -> impl Iterator<Item = &Event> {
-    plies.iter().flatten()
 }
