@@ -134,6 +134,13 @@ pub trait Sensed: Game {
     /// Every ply this position can go on by, with the position after it, as a board showing
     /// `shown` may have seen it (chess_gjq: a hidden mover shown face up is revealed).
     fn plies(&self, shown: &Placement) -> Vec<(Ply<Self::Square>, Self)>;
+    /// Whether `ply`, the last of a reading, agrees with the placements the board reported
+    /// since the last commit point (`seen`): asked only where several readings end in the
+    /// placement read, to tell them apart by what the board showed on the way. Every ply
+    /// agrees unless the game says otherwise.
+    fn agrees_with_reports(_ply: &Ply<Self::Square>, _seen: &[Placement]) -> bool {
+        true
+    }
     /// Whether the placement is the players' result signal (chess e-boards: both kings in
     /// the centre), never a move.
     fn result_signal(_shown: &Placement) -> bool {
@@ -340,6 +347,53 @@ impl Sensed for chess_gjq::Position {
             }
         }
         out
+    }
+
+    /// A piece turned up on the last rank was a pawn promoted there (4.1.2.6.2 (3)) only if
+    /// a report since the commit showed the mover's pawn on that square, and the piece
+    /// itself only if none did: the player turns the hidden piece up, and a pawn is then
+    /// replaced by what it became. The same for a revealed pawn's own promotion.
+    fn agrees_with_reports(ply: &Ply<chess_gjq::Square>, seen: &[Placement]) -> bool {
+        let (player, to, promoted, piece) = match ply {
+            Ply::Move {
+                player,
+                to,
+                promotion,
+                reveal,
+                ..
+            } => (
+                *player,
+                *to,
+                promotion.is_some() || reveal.is_some_and(|r| r.promotion.is_some()),
+                reveal.map(|r| r.piece),
+            ),
+            Ply::Reveal {
+                player,
+                square,
+                revealed,
+            } => (
+                *player,
+                *square,
+                revealed.promotion.is_some(),
+                Some(revealed.piece),
+            ),
+        };
+        let (last, pawn) = match player {
+            Player::First => (7, b'P'),
+            Player::Second => (0, b'p'),
+        };
+        if to.rank() != last {
+            return true;
+        }
+        let cell = usize::from(7 - to.rank()) * 8 + usize::from(to.file());
+        let pawn_seen = seen
+            .iter()
+            .any(|s| s.cells().get(cell) == Some(&Some(pawn)));
+        if promoted {
+            pawn_seen
+        } else {
+            piece.is_none_or(|p| p == 'P') || !pawn_seen
+        }
     }
 
     /// Both kings on d4, e4, d5 or e5.

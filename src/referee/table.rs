@@ -226,7 +226,7 @@ impl Table {
     }
 
     /// Reads a board's placement against the current position (see [`search::read`]).
-    pub fn board_read(&self, shown: &Placement, ask: Ask) -> Reading {
+    pub fn board_read(&self, shown: &Placement, ask: Ask<'_>) -> Reading {
         forward!(self, t => search::read(t.position(), shown, ask))
     }
 

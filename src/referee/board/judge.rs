@@ -27,6 +27,11 @@ enum Commit {
     Held,
     /// An event of another type came.
     Other,
+    /// A report, read again because the placement at a clock press (its seq, if it is
+    /// still provisional) showed no finished move or a mismatch stands.
+    Again(Option<u64>),
+    /// The players' result signal: what the board showed before it is read.
+    Signal,
 }
 
 impl Commit {
@@ -35,6 +40,12 @@ impl Commit {
             Commit::Press => format!("read at the clock press (event {seq})"),
             Commit::Held => format!("read when it had stood for the hold time (event {seq})"),
             Commit::Other => format!("read at the next event of another type (event {seq})"),
+            Commit::Again(Some(press)) => format!(
+                "read again at the report at event {seq}: at the clock press (event {press}) the \
+                 board did not yet show a finished move"
+            ),
+            Commit::Again(None) => format!("read again at the report at event {seq}"),
+            Commit::Signal => format!("read before the result signal (event {seq})"),
         }
     }
 }
@@ -103,7 +114,7 @@ impl Referee {
                 if self.board.as_ref().is_none_or(|w| w.pending.is_none()) {
                     break;
                 }
-                out.extend(self.commit(seq, Commit::Other, None));
+                out.extend(self.commit(seq, Commit::Signal, None));
             }
             if self.ending.is_some() {
                 return out;
@@ -139,17 +150,19 @@ impl Referee {
                 ts,
                 placement: shown.clone(),
             });
+            let seen = self.board.as_ref().map_or(&[][..], |w| &w.seen[..]);
             let ask = Ask {
                 displace: false,
                 presser,
                 ts,
+                seen,
             };
             let read = self.table.board_read(&shown, ask);
             if !matches!(read, Reading::Mismatch(_) | Reading::Ambiguous(_)) {
                 let watch = self.watch();
                 watch.provisional = None;
                 watch.pending = None;
-                out.extend(self.derive(seq, Commit::Other, read, pressed_at));
+                out.extend(self.derive(seq, Commit::Again(pressed_at), read, pressed_at));
             }
             return out;
         }
@@ -301,10 +314,12 @@ impl Referee {
             return Vec::new();
         };
         let displace = self.board.as_ref().is_some_and(|w| w.mismatch.is_none());
+        let seen = self.board.as_ref().map_or(&[][..], |w| &w.seen[..]);
         let ask = Ask {
             displace,
             presser: presser.and_then(player_of),
             ts: pending.ts,
+            seen,
         };
         let mut read = self.table.board_read(&pending.placement, ask);
         if why != Commit::Press

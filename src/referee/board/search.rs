@@ -72,16 +72,19 @@ where
 /// How a placement is read: whether one carried piece may be read as an illegal move (not
 /// while a mismatch stands); the player whose clock press this is, whose ply must be the last
 /// (a press ends its presser's move: a piece of the opponent's knocked onto a square it could
-/// have moved to is not the opponent's move); the time of the report.
+/// have moved to is not the opponent's move); the time of the report; the placements reported
+/// since the last commit point, which tell apart readings that end in the same placement
+/// ([`Sensed::agrees_with_reports`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Ask {
+pub struct Ask<'a> {
     pub displace: bool,
     pub presser: Option<Player>,
     pub ts: Option<u64>,
+    pub seen: &'a [Placement],
 }
 
 /// Reads `shown` against `position`.
-pub fn read<P: Sensed>(position: &P, shown: &Placement, ask: Ask) -> Reading
+pub fn read<P: Sensed>(position: &P, shown: &Placement, ask: Ask<'_>) -> Reading
 where
     P::Square: GameSquare,
 {
@@ -109,6 +112,21 @@ where
                 } else if apart <= (MOST_PLIES - depth) * P::MOST_CHANGED {
                     next.push(((path, steps), after));
                 }
+            }
+        }
+        if found.len() > 1 {
+            // Readings that end in the same placement, told apart by what the board showed
+            // on the way (a pawn seen on the last rank before the piece it became).
+            let agree: Vec<usize> = (0..found.len())
+                .filter(|&i| {
+                    found[i]
+                        .0
+                        .last()
+                        .is_none_or(|ply| P::agrees_with_reports(ply, ask.seen))
+                })
+                .collect();
+            if let [one] = agree[..] {
+                found = vec![found.swap_remove(one)];
             }
         }
         match found.len() {
@@ -145,10 +163,38 @@ where
     if ask.displace
         && let Some(event) = displacement::<P>(&here, shown, ask.ts)
         && ask.presser.is_none_or(|p| Side::from(p) == event.side)
+        && !unfinished(position, shown, &event)
     {
         return Reading::Displacement(event, here.differences::<P>(shown));
     }
     Reading::Mismatch(describe_differences::<P>(&here, shown))
+}
+
+/// Whether a carried piece is a legal move the board does not show finished: the same
+/// squares as a legal ply whose other changes are not made yet (an en passant pawn not yet
+/// taken off, a castling rook not yet moved, a promoted pawn not yet replaced). That is no
+/// displacement but a placement nothing explains yet. Not in draughts, where a capture's
+/// pieces left on the board make the move irregular (its book's procedure).
+fn unfinished<P: Sensed>(position: &P, shown: &Placement, event: &Event) -> bool
+where
+    P::Square: GameSquare,
+{
+    let EventKind::Move { from, to, .. } = &event.kind else {
+        return false;
+    };
+    !P::LISTS_CAPTURES
+        && position.plies(shown).iter().any(|(ply, _)| match ply {
+            Ply::Move {
+                from: Some(f),
+                to: t,
+                ..
+            } => {
+                let (f, t): (crate::event::Square, crate::event::Square) =
+                    ((*f).into(), (*t).into());
+                f == *from && t == *to
+            }
+            _ => false,
+        })
 }
 
 /// The player of the last move of a sequence: a press ends its presser's move. A reveal
