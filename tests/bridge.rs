@@ -572,3 +572,41 @@ async fn bridge_once_exits_when_the_server_is_away() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("is away"), "{stderr}");
 }
+
+/// A repeated placement is sent once when it comes the hold time after the last event sent
+/// (the referee then reads it as having stood), never within the hold time, and not twice.
+#[test]
+fn bridge_sends_a_standing_placement_again_once_after_the_hold_time() {
+    use referee::bridge::reading::Reading;
+    let start = referee::games::sensor::read(Variant::Xiangqi, XIANGQI_START).expect("start");
+    let mut reading = Reading::new(Variant::Xiangqi, &start, 1000);
+    let sent = |r: Result<Option<referee::bridge::reading::Change>, String>| {
+        r.expect("reads").map(|c| c.what)
+    };
+    assert!(sent(reading.whole(XIANGQI_START, 0)).is_some(), "the first");
+    assert_eq!(
+        sent(reading.whole(XIANGQI_START, 999)),
+        None,
+        "within the hold"
+    );
+    assert_eq!(
+        sent(reading.whole(XIANGQI_START, 1000)).as_deref(),
+        Some("board unchanged for 1000 ms")
+    );
+    assert_eq!(sent(reading.whole(XIANGQI_START, 5000)), None, "sent once");
+    assert_eq!(
+        sent(reading.field("h2", None, 6000)).as_deref(),
+        Some("board h2 C→·")
+    );
+    assert_eq!(
+        sent(reading.field("e2", Some(b'C'), 6200)).as_deref(),
+        Some("board e2 ·→C")
+    );
+    // A press restarts the count: the placement at the press stood 800 ms, then 1000.
+    reading.pressed(6300);
+    assert_eq!(sent(reading.whole(CANNON_E2, 7100)), None);
+    assert_eq!(
+        sent(reading.whole(CANNON_E2, 7300)).as_deref(),
+        Some("board unchanged for 1000 ms")
+    );
+}

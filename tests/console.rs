@@ -719,6 +719,104 @@ fn console_api_shows_a_board_its_reports_and_takes_a_set() {
     assert!(game["open"].as_array().unwrap().is_empty(), "{game}");
 }
 
+/// The whole path an electronic board takes: `referee board` reads a device's feed from a
+/// file (whole placements, field updates, clock lines) and streams it into a running
+/// `referee serve`; the console's API then shows the moves derived from the reports, the
+/// mismatch raised when the board showed what no move explains, and the device.
+#[test]
+fn console_shows_what_the_bridge_streamed_from_a_board() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "hall-b7").await;
+    });
+    let line = |v: Value| v.to_string();
+    let feed = [
+        line(serde_json::json!({"placement": XQ_START, "device": "DGT-SN-4711", "ts_ms": 1000})),
+        // Red's cannon lifted from h2 and put down on e2, as field updates.
+        line(serde_json::json!({"square": "h2", "piece": null, "ts_ms": 1800})),
+        line(serde_json::json!({"square": "e2", "piece": "C", "ts_ms": 2000})),
+        line(serde_json::json!({"clock": "red", "red_ms": 5_399_000, "black_ms": 5_400_000, "ts_ms": 2100})),
+        // Black's horse h9-g7, and red's pawn on a3 knocked off the board.
+        line(serde_json::json!({"placement": XQ_NOTHING, "ts_ms": 3000})),
+        line(serde_json::json!({"clock": "black", "red_ms": 5_399_000, "black_ms": 5_399_000, "ts_ms": 3100})),
+        // Still so past the hold time: the mismatch stands.
+        line(serde_json::json!({"placement": XQ_NOTHING, "ts_ms": 5000})),
+    ]
+    .join("\n")
+        + "\n";
+    let path = dir.path().join("board-7.jsonl");
+    std::fs::write(&path, feed).expect("write the feed");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["board", "--game", "hall-b7", "--server", &server.url])
+        .arg("--feed")
+        .arg(format!("file:{}", path.display()))
+        .env_remove("REFEREE_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run referee board");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The bridge said what the referee derived from what it sent.
+    assert!(stdout.contains("炮二平五"), "{stdout}");
+    assert!(stdout.contains("board_mismatch"), "{stdout}");
+
+    let (status, game) = get_json(&console, "/api/games/hall-b7", None);
+    assert_eq!(status, 200, "{game}");
+    let events = game["events"].as_array().expect("events");
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "board", "board", "board", "clock", "board", "clock", "board"
+        ],
+        "{game}"
+    );
+    // Red's move derived at red's press, from the field updates folded into placements.
+    let made = events[3]["made"][0].as_str().expect("a derived move");
+    assert!(made.contains("炮二平五"), "{made}");
+    // Black's press read a placement nothing explains: nothing derived there.
+    assert_eq!(events[5]["made"], serde_json::json!([]), "{}", events[5]);
+    let reports = game["reports"].as_array().expect("reports");
+    assert_eq!(reports.len(), 5, "{game}");
+    assert!(
+        reports.iter().all(|r| r["device"] == "DGT-SN-4711"),
+        "the device named once carries over: {reports:?}"
+    );
+    assert_eq!(reports[2]["changed"], serde_json::json!(["e2"]));
+    let last = game["frames"].as_array().unwrap().last().unwrap().clone();
+    let board = &last["board"];
+    assert_eq!(board["device"], "DGT-SN-4711", "{last}");
+    assert_eq!(board["seq"], 7);
+    assert_eq!(board["differs"], serde_json::json!(["h9", "g7", "a3"]));
+    assert!(
+        board["mismatch"]["what"].as_str().unwrap().contains("a3"),
+        "{board}"
+    );
+    let rulings = game["rulings"].as_array().expect("rulings");
+    assert!(
+        rulings
+            .iter()
+            .any(|r| r["kind"] == "board_move" && r["text"].as_str().unwrap().contains("炮二平五")),
+        "{game}"
+    );
+    assert!(
+        rulings
+            .iter()
+            .any(|r| r["kind"] == "board_mismatch" && r["at"] == 7),
+        "{game}"
+    );
+    // The hall lists the board with its device and the standing mismatch.
+    let (status, hall) = get_json(&console, "/api/games?prefix=hall-", None);
+    assert_eq!(status, 200, "{hall}");
+    assert_eq!(hall["games"][0]["id"], "hall-b7", "{hall}");
+}
+
 /// An arbiter's view of an electronic board: the derived move on the hall card and in the
 /// move list, the device badge, the mismatch as the card's own alert, the board's report
 /// beside the game's position with the differing squares outlined, the raw reports (a click

@@ -66,7 +66,7 @@ pub async fn start(
         feed: spec.to_string(),
         reason,
     };
-    let reading = Reading::new(game.variant, &game.start);
+    let reading = Reading::new(game.variant, &game.start, game.hold_ms);
     match spec {
         FeedSpec::Stdin => {
             let input = BufReader::new(tokio::io::stdin());

@@ -25,6 +25,8 @@ pub struct GameInfo {
     pub last_seq: u64,
     /// The `ts_ms` of the last stored event, when it has one.
     pub last_ts_ms: Option<u64>,
+    /// The game's `board_hold_ms` (the referee's default when its header sets none).
+    pub hold_ms: u64,
 }
 
 /// Why the game could not be read: the server away (worth waiting for), or the game itself.
@@ -44,6 +46,11 @@ pub async fn fetch(client: &mut Client, game: &str) -> Result<GameInfo, Lookup> 
         Err(status) => return Err(Lookup::Away(status)),
     };
     let header = state.header.unwrap_or_default();
+    let hold_ms = header
+        .rules
+        .as_ref()
+        .and_then(|r| r.board_hold_ms)
+        .unwrap_or(crate::referee::board::DEFAULT_HOLD_MS);
     let variant = Variant::parse_named(&header.variant).map_err(Lookup::Game)?;
     let fen = (!header.start.is_empty()).then_some(header.start.as_str());
     let position = AnyPosition::start(variant, fen)
@@ -61,6 +68,7 @@ pub async fn fetch(client: &mut Client, game: &str) -> Result<GameInfo, Lookup> 
         start,
         last_seq: state.seq,
         last_ts_ms,
+        hold_ms,
     })
 }
 

@@ -195,24 +195,29 @@ fn line_reports(
         format!("{name}-{number}-{hash}")
     };
     let report = match line.input {
-        Input::Whole { placement } => reading.whole(&placement)?.map(|change| Report {
+        Input::Whole { placement } => reading.whole(&placement, ts_ms)?.map(|change| Report {
             event_id: id(&change.placement),
             event: report::board_event(change.placement, device.clone(), ts_ms),
             what: change.what,
             origin,
         }),
-        Input::Field { square, piece } => reading.field(&square, piece)?.map(|change| Report {
-            event_id: id(&change.placement),
-            event: report::board_event(change.placement, device.clone(), ts_ms),
-            what: change.what,
-            origin,
-        }),
-        Input::Clock { side, times } => Some(Report {
-            event_id: id(&format!("clock {side} {times:?}")),
-            event: report::clock_event(&side, times, ts_ms),
-            what: clock_words(&side, source.sides, times),
-            origin,
-        }),
+        Input::Field { square, piece } => {
+            reading.field(&square, piece, ts_ms)?.map(|change| Report {
+                event_id: id(&change.placement),
+                event: report::board_event(change.placement, device.clone(), ts_ms),
+                what: change.what,
+                origin,
+            })
+        }
+        Input::Clock { side, times } => {
+            reading.pressed(ts_ms);
+            Some(Report {
+                event_id: id(&format!("clock {side} {times:?}")),
+                event: report::clock_event(&side, times, ts_ms),
+                what: clock_words(&side, source.sides, times),
+                origin,
+            })
+        }
     };
     Ok(report.into_iter().collect())
 }

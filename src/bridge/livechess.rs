@@ -244,19 +244,20 @@ impl Updates {
             None => Vec::new(),
         };
         if let Some(clock) = param.get("clock").filter(|c| c.is_object()) {
-            reports.extend(self.clock(clock));
+            let press = self.clock(clock);
+            if let Some(ts) = press.as_ref().and_then(|r| r.event.ts_ms) {
+                reading.pressed(ts);
+            }
+            reports.extend(press);
         }
         reports
     }
 
     fn board(&mut self, board: &str, reading: &mut Reading) -> Vec<Report> {
-        match reading.whole(board) {
+        let now = self.source.time.now_ms();
+        match reading.whole(board, now) {
             Ok(Some(change)) => {
-                let event = report::board_event(
-                    change.placement,
-                    Some(self.serial.clone()),
-                    self.source.time.now_ms(),
-                );
+                let event = report::board_event(change.placement, Some(self.serial.clone()), now);
                 vec![self.report(event, change.what)]
             }
             Ok(None) => Vec::new(),

@@ -44,8 +44,9 @@ pub async fn rulings(server: Server, game: String, from_seq: u64, seen: watch::S
     }
 }
 
-/// One ruling as the terminal shows it: `ruling #12 board_move {"type":"move",...}` for a move
-/// derived from the board, the kind and text for the others.
+/// One ruling as the terminal shows it: its kind and text, and for a move derived from the
+/// board the event as the log format writes it (`ruling #4 board_move red: red moved: 炮二平五
+/// ... → {"type":"move",...}`).
 pub fn words(ruling: &proto::Ruling) -> String {
     let mut line = format!("ruling #{} {}", ruling.at, ruling.kind);
     if let Some(side) = &ruling.side {
@@ -57,9 +58,9 @@ pub fn words(ruling: &proto::Ruling) -> String {
     if let Some(result) = &ruling.result {
         line.push_str(&format!(" result {result}"));
     }
-    match &ruling.event {
-        Some(event) => line.push_str(&format!(" {event}")),
-        None => line.push_str(&format!(": {}", ruling.text)),
+    line.push_str(&format!(": {}", ruling.text));
+    if let Some(event) = &ruling.event {
+        line.push_str(&format!(" → {event}"));
     }
     line
 }
