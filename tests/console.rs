@@ -364,6 +364,14 @@ fn console_in_a_real_browser() {
         Duration::from_secs(5),
     );
     first.click("#rulings button[data-act=\"overturn\"]");
+    // The console says what the overturn will do before it writes anything.
+    first.wait_for(
+        "the overturn's confirmation",
+        "const c = document.querySelector('#confirm'); return !c.hidden \
+         && c.textContent.includes('Overturn ruling') && c.textContent.includes('illegal_move')",
+        Duration::from_secs(5),
+    );
+    first.click("#confirm-yes");
     let start = Instant::now();
     second.wait_for(
         "the overturn on the second console",

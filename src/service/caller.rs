@@ -69,6 +69,16 @@ impl Caller {
         })
     }
 
+    /// A spectator of the public view (`/public`, only with a delay set): no token, reads
+    /// every game but only as far as the delay allows (the console cuts each read there),
+    /// and never writes (the public routes are reads only).
+    pub fn spectator() -> Caller {
+        Caller {
+            grant: None,
+            writer: "public view".into(),
+        }
+    }
+
     /// The id of the caller's token; None when access control is off.
     pub fn token_id(&self) -> Option<&str> {
         self.grant.as_ref().map(|g| g.id.as_str())

@@ -19,6 +19,9 @@ pub struct Fold {
     /// When the server received the last `board` report folded (its record's
     /// `received_ms`), for the console's device badge: a silent board is seen.
     pub report_received_ms: Option<u64>,
+    /// When the server received the last clock press folded: the running clock counts down
+    /// from then (the console's clocks tick from it, not from the last event of any kind).
+    pub press_received_ms: Option<u64>,
 }
 
 /// The last event a fold took: its record, the event read from it, and its words.
@@ -41,6 +44,7 @@ impl Fold {
             head_hash: header_record.hash,
             last: None,
             report_received_ms: None,
+            press_received_ms: None,
         })
     }
 
@@ -52,6 +56,7 @@ impl Fold {
             head_hash: loaded.header_record.hash,
             last: None,
             report_received_ms: None,
+            press_received_ms: None,
         };
         // Only the last event's words are kept: the others are folded without writing them.
         if let Some(((last_record, last_event), before)) = loaded.events.split_last() {
@@ -80,10 +85,12 @@ impl Fold {
         step
     }
 
-    /// Notes when a board was last heard from.
+    /// Notes when a board was last heard from, and when a clock was last pressed.
     fn heard(&mut self, record: &Record, event: &Event) {
-        if matches!(event.kind, EventKind::Board { .. }) {
-            self.report_received_ms = Some(record.received_ms);
+        match event.kind {
+            EventKind::Board { .. } => self.report_received_ms = Some(record.received_ms),
+            EventKind::Clock { .. } => self.press_received_ms = Some(record.received_ms),
+            _ => {}
         }
     }
 

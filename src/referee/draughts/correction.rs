@@ -10,6 +10,9 @@ use super::Game;
 pub struct Pending {
     /// The side that made it.
     pub side: Side,
+    /// Its event, and the move as played (PDN).
+    pub seq: u64,
+    pub played: String,
     /// The game as it stood before the move; restored on a demand for correction.
     pub before: Box<Game>,
 }

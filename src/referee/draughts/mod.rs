@@ -152,7 +152,12 @@ impl DraughtsTable {
             name(side.opponent())
         );
         self.advance(seq, &mv);
-        self.pending = Some(Pending { side, before });
+        self.pending = Some(Pending {
+            side,
+            seq,
+            played,
+            before,
+        });
         Ruling {
             at: seq,
             kind: RulingKind::IllegalMove,
@@ -326,6 +331,20 @@ impl DraughtsTable {
                 format!("{other} is not a draw rule of international draughts"),
             )],
         }
+    }
+
+    /// The irregular move awaiting the opponent's decision, in words.
+    pub(super) fn pending_correction(&self) -> Option<String> {
+        self.pending.as_ref().map(|p| {
+            format!(
+                "{}'s irregular move {} at event {} awaits {}'s decision: demand correction \
+                 (claim illegal_move) or accept it by playing on (draughts 7.4, 7.7)",
+                name(p.side),
+                p.played,
+                p.seq,
+                name(p.side.opponent())
+            )
+        })
     }
 
     /// 7.4: the opponent demands correction; the irregular move is void.

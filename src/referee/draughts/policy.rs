@@ -50,8 +50,9 @@ impl GameTable for DraughtsTable {
         None
     }
 
+    /// An irregular move awaiting the opponent's decision (7.4, 7.7).
     fn open_conditions(&self) -> Vec<String> {
-        Vec::new()
+        self.pending_correction().into_iter().collect()
     }
 
     fn time_draw(&self, _flagged: Side, header: &Header) -> Option<TimeDraw> {

@@ -28,7 +28,7 @@ pub fn frame(fold: &Fold, rulings: &[Ruling]) -> Value {
         "to_move".into(),
         json!(referee.side_to_move().name(variant)),
     );
-    m.insert("clock".into(), clock(referee));
+    m.insert("clock".into(), clock(fold));
     // A move derived from a board's reports (or set by the arbiter) is the board's last move:
     // its squares and words, rather than the press or report that made it.
     let made = last.and_then(|l| l.made.last());
@@ -146,7 +146,11 @@ fn tags(header: &Header) -> Value {
 }
 
 /// The clocks after the last press, named by side (`red_ms`, `black_ms`), and which runs.
-fn clock(referee: &Referee) -> Value {
+/// The clocks as the last press left them: each side's time, the side whose clock runs
+/// (none once the game is over), and when the server received that press (`pressed_ms`),
+/// from which the running clock counts down; `null` for a game without clocks.
+fn clock(fold: &Fold) -> Value {
+    let referee = &fold.referee;
     let variant = referee.header().variant;
     let Some(times) = referee.clock_times() else {
         return Value::Null;
@@ -156,6 +160,7 @@ fn clock(referee: &Referee) -> Value {
         format!("{first}_ms"): times.first_ms,
         format!("{second}_ms"): times.second_ms,
         "running": (referee.ending().is_none()).then(|| times.running.name(variant)),
+        "pressed_ms": fold.press_received_ms,
     })
 }
 

@@ -1,7 +1,8 @@
 // Boards drawn as SVG from a game's FEN, one function per game, our own code (no library).
 // Each returns an SVG string; `opts.small` drops the coordinates for the hall's thumbnails,
 // `opts.marks` lists squares to outline (the last move's from and to, in the game's names),
-// `opts.markColour` and `opts.markClass` say how (an electronic board's differing squares).
+// `opts.markColour` and `opts.markClass` say how (an electronic board's differing squares),
+// `opts.flipped` draws the board turned round (the second player at the bottom).
 "use strict";
 
 const SVG_NS = 'xmlns="http://www.w3.org/2000/svg"';
@@ -46,8 +47,9 @@ function xiangqiBoard(fen) {
 function drawXiangqi(fen, opts = {}) {
   const cell = 40, pad = opts.small ? 22 : 34;
   const w = cell * 8 + pad * 2, h = cell * 9 + pad * 2;
-  const x = (f) => pad + f * cell, y = (r) => pad + (9 - r) * cell;
-  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${w} ${h}" class="board xiangqi"><rect width="${w}" height="${h}" fill="#f2d39b"/>`];
+  const fl = Boolean(opts.flipped);
+  const x = (f) => pad + (fl ? 8 - f : f) * cell, y = (r) => pad + (fl ? r : 9 - r) * cell;
+  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${w} ${h}" class="board xiangqi${fl ? " flipped" : ""}"><rect width="${w}" height="${h}" fill="#f2d39b"/>`];
   const line = (x1, y1, x2, y2) => parts.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#5b3a1a" stroke-width="1.2"/>`);
   for (let r = 0; r <= 9; r++) line(x(0), y(r), x(8), y(r));
   for (let f = 0; f <= 8; f++) {
@@ -87,8 +89,9 @@ function chessBoard(fen) {
 function drawChess(fen, opts = {}) {
   const cell = 44, pad = opts.small ? 4 : 22;
   const size = cell * 8 + pad * 2;
-  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board chess_gjq"><rect width="${size}" height="${size}" fill="#ddd"/>`];
-  const x = (f) => pad + f * cell, y = (r) => pad + (8 - r) * cell;
+  const fl = Boolean(opts.flipped);
+  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board chess_gjq${fl ? " flipped" : ""}"><rect width="${size}" height="${size}" fill="#ddd"/>`];
+  const x = (f) => pad + (fl ? 7 - f : f) * cell, y = (r) => pad + (fl ? r - 1 : 8 - r) * cell;
   for (let f = 0; f < 8; f++) {
     for (let r = 1; r <= 8; r++) {
       const dark = (f + r) % 2 === 1; // a1 is dark
@@ -144,15 +147,17 @@ function draughtsBoard(fen) {
   return board;
 }
 
-function draughtsPoint(n) {
+function draughtsPoint(n, flipped) {
   const row = Math.floor((n - 1) / 5), k = (n - 1) % 5;
-  return { row, col: row % 2 === 0 ? 2 * k + 1 : 2 * k };
+  const col = row % 2 === 0 ? 2 * k + 1 : 2 * k;
+  return flipped ? { row: 9 - row, col: 9 - col } : { row, col };
 }
 
 function drawDraughts(fen, opts = {}) {
   const cell = 36, pad = opts.small ? 4 : 8;
   const size = cell * 10 + pad * 2;
-  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board draughts"><rect width="${size}" height="${size}" fill="#ccc"/>`];
+  const fl = Boolean(opts.flipped);
+  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board draughts${fl ? " flipped" : ""}"><rect width="${size}" height="${size}" fill="#ccc"/>`];
   for (let row = 0; row < 10; row++) {
     for (let col = 0; col < 10; col++) {
       const dark = (row + col) % 2 === 1;
@@ -160,15 +165,15 @@ function drawDraughts(fen, opts = {}) {
     }
   }
   for (let n = 1; n <= 50; n++) {
-    const { row, col } = draughtsPoint(n);
+    const { row, col } = draughtsPoint(n, fl);
     if (!opts.small) parts.push(`<text class="coord" x="${pad + col * cell + 3}" y="${pad + row * cell + 10}" fill="#f3e2c7">${n}</text>`);
   }
   for (const sq of opts.marks || []) {
-    const { row, col } = draughtsPoint(Number(sq));
+    const { row, col } = draughtsPoint(Number(sq), fl);
     parts.push(`<rect x="${pad + col * cell + 2}" y="${pad + row * cell + 2}" width="${cell - 4}" height="${cell - 4}" fill="none" stroke="${markColour(opts)}" stroke-width="3" class="${markClass(opts)}"/>`);
   }
   for (const [n, piece] of Object.entries(draughtsBoard(fen))) {
-    const { row, col } = draughtsPoint(Number(n));
+    const { row, col } = draughtsPoint(Number(n), fl);
     const cx = pad + col * cell + cell / 2, cy = pad + row * cell + cell / 2;
     const white = piece.color === "W";
     parts.push(`<g class="piece" data-square="${n}"><circle cx="${cx}" cy="${cy}" r="14" fill="${white ? "#fff" : "#111"}" stroke="#888" stroke-width="2"/>` +
@@ -189,9 +194,10 @@ function renjuBoard(fen) {
 function drawRenju(fen, opts = {}) {
   const cell = 26, pad = opts.small ? 14 : 28;
   const size = cell * 14 + pad * 2;
-  const x = (f) => pad + f * cell, y = (r) => pad + (15 - r) * cell;
+  const fl = Boolean(opts.flipped);
+  const x = (f) => pad + (fl ? 14 - f : f) * cell, y = (r) => pad + (fl ? r - 1 : 15 - r) * cell;
   const files = "abcdefghijklmno";
-  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board renju"><rect width="${size}" height="${size}" fill="#e3b86b"/>`];
+  const parts = [`<svg ${SVG_NS} viewBox="0 0 ${size} ${size}" class="board renju${fl ? " flipped" : ""}"><rect width="${size}" height="${size}" fill="#e3b86b"/>`];
   for (let i = 0; i < 15; i++) {
     parts.push(`<line x1="${x(0)}" y1="${y(i + 1)}" x2="${x(14)}" y2="${y(i + 1)}" stroke="#4a3212" stroke-width="1"/>`);
     parts.push(`<line x1="${x(i)}" y1="${y(1)}" x2="${x(i)}" y2="${y(15)}" stroke="#4a3212" stroke-width="1"/>`);
