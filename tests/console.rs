@@ -19,7 +19,7 @@ use crate::common::webdriver::{Browser, browser_paths};
 use crate::common::{create_game, referee, repo_path};
 
 /// What the browser tests say when Chromium or its driver is missing.
-const CHROMIUM_MISSING: &str = "headless Chromium not found (/usr/bin/chromium and \
+pub(crate) const CHROMIUM_MISSING: &str = "headless Chromium not found (/usr/bin/chromium and \
      /usr/bin/chromedriver); run the README's test command (.ci/test), which installs Debian's \
      chromium and chromium-driver, or `apt-get install -y chromium chromium-driver`";
 
@@ -31,17 +31,17 @@ fn variant_of(board: usize) -> Variant {
     Variant::ALL[board % Variant::ALL.len()]
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Runtime::new().expect("runtime")
 }
 
-async fn client(server: &ServeProcess) -> RefereeClient<Channel> {
+pub(crate) async fn client(server: &ServeProcess) -> RefereeClient<Channel> {
     RefereeClient::connect(server.url.clone())
         .await
         .expect("connect")
 }
 
-fn movement(side: &str, from: &str, to: &str) -> proto::Event {
+pub(crate) fn movement(side: &str, from: &str, to: &str) -> proto::Event {
     proto::Event {
         side: side.into(),
         ts_ms: None,
@@ -53,7 +53,7 @@ fn movement(side: &str, from: &str, to: &str) -> proto::Event {
     }
 }
 
-fn reveal(side: &str, square: &str, piece: &str) -> proto::Event {
+pub(crate) fn reveal(side: &str, square: &str, piece: &str) -> proto::Event {
     proto::Event {
         side: side.into(),
         ts_ms: None,
@@ -66,7 +66,7 @@ fn reveal(side: &str, square: &str, piece: &str) -> proto::Event {
 }
 
 /// Appends `events` to `game` after `seq` events; returns the new last seq.
-async fn append(
+pub(crate) async fn append(
     client: &mut RefereeClient<Channel>,
     game: &str,
     seq: u64,
@@ -92,7 +92,7 @@ async fn append(
     seq + n
 }
 
-fn get_json(addr: &str, path: &str, token: Option<&str>) -> (u16, Value) {
+pub(crate) fn get_json(addr: &str, path: &str, token: Option<&str>) -> (u16, Value) {
     let bearer = token.map(|t| format!("Bearer {t}"));
     let headers: Vec<(&str, &str)> = bearer
         .iter()
@@ -105,7 +105,7 @@ fn get_json(addr: &str, path: &str, token: Option<&str>) -> (u16, Value) {
 }
 
 /// The screenshots go where `cargo` keeps its output, to be looked at after a run.
-fn shots() -> PathBuf {
+pub(crate) fn shots() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/console-screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
     dir
@@ -503,6 +503,19 @@ fn console_hall_of_150_boards() {
     latencies.sort();
     assert!(latencies[1] <= LIVE, "150 boards updated in {latencies:?}");
     browser.screenshot(&shots().join("hall-150.png"));
+    // A hall screen (1920 x 1080): no sideways scrolling, and ten or more boards a row.
+    browser.resize(1920, 1080);
+    let layout = browser.wait_for(
+        "the hall laid out for a 1920 px screen",
+        "const cards = [...document.querySelectorAll('#hall-grid .card')]; \
+         const top = cards[0].getBoundingClientRect().top; \
+         const row = cards.filter(c => c.getBoundingClientRect().top === top).length; \
+         return window.innerWidth > 1800 && document.documentElement.scrollWidth <= window.innerWidth \
+           && row >= 10 && row;",
+        Duration::from_secs(5),
+    );
+    eprintln!("console: 150 boards on a 1920 px screen, {layout} a row");
+    browser.screenshot(&repo_path("docs/screenshots/hall-150-1920.png"));
 }
 
 /// Whitespace runs as one space: `referee replay` wraps long lines for a terminal.
@@ -586,7 +599,7 @@ const XQ_NOTHING: &str = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/2P1P1P1P/1C2C4/9/RNBA
 /// The arbiter's set: black's horse h9-g7 was played.
 const XQ_SET: &str = r#"{"type":"move","side":"black","from":"h9","to":"g7"}"#;
 
-fn report(placement: &str, ts_ms: u64) -> proto::Event {
+pub(crate) fn report(placement: &str, ts_ms: u64) -> proto::Event {
     proto::Event {
         side: String::new(),
         ts_ms: Some(ts_ms),
@@ -597,7 +610,7 @@ fn report(placement: &str, ts_ms: u64) -> proto::Event {
     }
 }
 
-fn press(side: &str, ts_ms: u64) -> proto::Event {
+pub(crate) fn press(side: &str, ts_ms: u64) -> proto::Event {
     proto::Event {
         side: side.into(),
         ts_ms: Some(ts_ms),

@@ -10,6 +10,7 @@ mod cli;
 mod common;
 mod console;
 mod crash;
+mod desk;
 mod draughts_pdn;
 mod faults;
 mod fixtures;

@@ -22,6 +22,17 @@ pub struct Fold {
     /// When the server received the last clock press folded: the running clock counts down
     /// from then (the console's clocks tick from it, not from the last event of any kind).
     pub press_received_ms: Option<u64>,
+    /// The last move made (played, derived from a board's reports, or set by the arbiter),
+    /// with a chess_gjq reveal that completed it: what a board shows as its last move, whatever
+    /// events came after it (a clock press, an offer).
+    pub last_move: Option<LastMove>,
+}
+
+/// A board's last move: its events (the move, then a reveal) and its words.
+#[derive(Clone, Debug)]
+pub struct LastMove {
+    pub events: Vec<Event>,
+    pub words: String,
 }
 
 /// The last event a fold took: its record, the event read from it, and its words.
@@ -45,6 +56,7 @@ impl Fold {
             last: None,
             report_received_ms: None,
             press_received_ms: None,
+            last_move: None,
         })
     }
 
@@ -57,15 +69,12 @@ impl Fold {
             last: None,
             report_received_ms: None,
             press_received_ms: None,
+            last_move: None,
         };
-        // Only the last event's words are kept: the others are folded without writing them.
-        if let Some(((last_record, last_event), before)) = loaded.events.split_last() {
-            for (record, event) in before {
-                fold.head_hash = record.hash;
-                fold.heard(record, event);
-                fold.referee.apply(record.seq, event);
-            }
-            fold.apply(last_record, last_event);
+        // Every event is stepped (with its words): the board's last move may lie before the
+        // last event.
+        for (record, event) in &loaded.events {
+            fold.apply(record, event);
         }
         Ok(fold)
     }
@@ -76,6 +85,7 @@ impl Fold {
         self.head_hash = record.hash;
         self.heard(record, event);
         let step = self.referee.step(record.seq, event);
+        self.note_move(event, &step);
         self.last = Some(Last {
             record: record.clone(),
             event: event.clone(),
@@ -83,6 +93,34 @@ impl Fold {
             made: step.made.clone(),
         });
         step
+    }
+
+    /// Notes the board's last move: the moves a step made beyond its event's words (derived
+    /// or set), or a move or stone played; a reveal completes the move before it.
+    fn note_move(&mut self, event: &Event, step: &Step) {
+        if let Some((made, _)) = step.made.last() {
+            let words: Vec<&str> = step.made.iter().map(|(_, w)| w.as_str()).collect();
+            self.last_move = Some(LastMove {
+                events: vec![made.clone()],
+                words: words.join(" "),
+            });
+            return;
+        }
+        match event.kind {
+            EventKind::Move { .. } | EventKind::Place { .. } => {
+                self.last_move = Some(LastMove {
+                    events: vec![event.clone()],
+                    words: step.words.clone(),
+                });
+            }
+            EventKind::Reveal { .. } => {
+                if let Some(last) = self.last_move.as_mut() {
+                    last.events.push(event.clone());
+                    last.words.push_str(&step.words);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Notes when a board was last heard from, and when a clock was last pressed.

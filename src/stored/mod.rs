@@ -13,5 +13,5 @@ mod fold;
 mod load;
 
 pub use error::Error;
-pub use fold::{Fold, Last};
+pub use fold::{Fold, Last, LastMove};
 pub use load::{LoadedLog, load_log, read_event};

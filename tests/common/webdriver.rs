@@ -146,6 +146,15 @@ impl Browser {
         self.session_call("POST", &format!("/element/{id}/click"), Some(&json!({})));
     }
 
+    /// Sets the window's outer size (a phone: 390 x 844; a hall screen: 1920 x 1080).
+    pub fn resize(&self, width: u32, height: u32) {
+        self.session_call(
+            "POST",
+            "/window/rect",
+            Some(&json!({ "width": width, "height": height })),
+        );
+    }
+
     /// Saves a PNG of the page to `path`.
     pub fn screenshot(&self, path: &Path) {
         let data = self.session_call("GET", "/screenshot", None);

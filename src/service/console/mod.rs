@@ -443,9 +443,17 @@ async fn feed_hall<L: Log>(
     if !send_snapshot(c, caller, boards, delay, tx).await {
         return;
     }
+    // A delayed snapshot shows the boards as they were `delay` ago; the events stored since
+    // came before the subscription and are no update to hold. A second snapshot once the
+    // delay has passed brings them (every later event is held and comes after it).
+    let mut again = delay.map(|d| tokio::time::Instant::now() + d);
     loop {
         let wait = held.front().map(|(at, _)| *at);
         tokio::select! {
+            () = sleep_until(again) => {
+                again = None;
+                if !send_snapshot(c, caller, boards, delay, tx).await { return }
+            }
             update = updates.recv() => match update {
                 Ok(update) if boards.has(&update.game) && caller.lists(&update.game) => match delay {
                     None => if !send_json(tx, &update).await { return },
@@ -455,6 +463,7 @@ async fn feed_hall<L: Log>(
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     held.clear();
                     if !send_snapshot(c, caller, boards, delay, tx).await { return }
+                    again = delay.map(|d| tokio::time::Instant::now() + d);
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },

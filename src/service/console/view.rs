@@ -29,24 +29,21 @@ pub fn frame(fold: &Fold, rulings: &[Ruling]) -> Value {
         json!(referee.side_to_move().name(variant)),
     );
     m.insert("clock".into(), clock(fold));
-    // A move derived from a board's reports (or set by the arbiter) is the board's last move:
-    // its squares and words, rather than the press or report that made it.
-    let made = last.and_then(|l| l.made.last());
-    let squares = match made {
-        Some((event, _)) => Some(last_squares(event)),
-        None => last.map(|l| last_squares(&l.event)),
-    };
+    // The board's last move (played, derived from a board's reports, or set by the arbiter,
+    // with a Gjq reveal that completed it): its squares and words, whatever came after it.
+    let made = last.is_some_and(|l| !l.made.is_empty());
+    let squares = fold
+        .last_move
+        .as_ref()
+        .and_then(|m| m.events.first())
+        .map(last_squares);
     m.insert("last".into(), json!(squares.unwrap_or_default()));
-    let words = match last {
-        Some(l) if !l.made.is_empty() => {
-            let made: Vec<&str> = l.made.iter().map(|(_, w)| w.as_str()).collect();
-            Some(made.join(" "))
-        }
-        Some(l) => Some(l.words.clone()),
-        None => None,
-    };
-    m.insert("move".into(), json!(words));
-    m.insert("made".into(), json!(made.is_some()));
+    m.insert(
+        "move".into(),
+        json!(fold.last_move.as_ref().map(|m| m.words.as_str())),
+    );
+    m.insert("made".into(), json!(made));
+    m.insert("words".into(), json!(last.map(|l| l.words.as_str())));
     m.insert("type".into(), json!(last.map(|l| l.event.kind.type_name())));
     m.insert(
         "received_ms".into(),

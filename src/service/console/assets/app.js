@@ -361,13 +361,9 @@ function takeFrame(frame, isUpdate) {
   if (isUpdate && old && frame.seq <= old.seq) return;
   const heardAt = frame.received_ms ? Math.min(Date.now(), frame.received_ms) : Date.now();
   heard(frame.received_ms);
+  // The frame's `move` is the board's last move (a Gjq reveal added to it, chess_gjq 9.3
+  // "e2-e4车"), whatever events came after it: the same after a reload as live.
   const board = { ...(old || {}), ...frame, heardAt, silent: false };
-  // A Gjq reveal completes the move before it (chess_gjq 9.3 "e2-e4车"): keep that move's
-  // words and squares. Other events than moves keep the last move shown.
-  if (isUpdate && old && frame.type !== "move" && frame.type !== "place" && !frame.made) {
-    board.last = old.last;
-    board.move = frame.type === "reveal" ? `${old.move || ""}${frame.move || ""}` : old.move;
-  }
   const latest = (frame.rulings || []).filter((r) => r.kind !== "board_move").slice(-1)[0] || frame.latest;
   if (latest) { board.ruling = latest; board.alert = alertOf(latest, board.variant); }
   state.boards.set(frame.id, board);
@@ -741,7 +737,8 @@ function esc(text) {
 function show(view) {
   $("#hall").hidden = view !== "hall";
   $("#game").hidden = view !== "game";
-  $("#confirm").hidden = true;
+  const confirm = $("#confirm"); // none on the public page
+  if (confirm) confirm.hidden = true;
 }
 
 function route() {
@@ -812,7 +809,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#warn").addEventListener("click", askWarn);
   document.addEventListener("keydown", (e) => {
     if ($("#game").hidden || !state.game || e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
-    if (e.key === "Escape") { $("#confirm").hidden = true; state.pending = null; }
+    if (e.key === "Escape" && $("#confirm")) { $("#confirm").hidden = true; state.pending = null; }
     if (e.key === "ArrowLeft") jump(state.seq - 1);
     if (e.key === "ArrowRight") jump(state.seq + 1);
     if (e.key === "Home") jump(0);
