@@ -429,6 +429,19 @@ fn public_view_runs_behind_by_its_delay_and_takes_no_word() {
         game["frames"].as_array().expect("frames").len()
     };
     assert_eq!(frames(), 1, "the move is not shown before the delay");
+    let log = request(
+        &console,
+        "GET",
+        "/public/api/games/pub-xq/download/log",
+        &[],
+        "",
+    )
+    .unwrap();
+    assert_eq!(
+        (log.status, log.body.lines().count()),
+        (200, 1),
+        "the header alone"
+    );
     while moved.elapsed() < Duration::from_millis(2300) {
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -974,4 +987,67 @@ fn console_shows_an_electronic_board_in_a_real_browser() {
     );
     let (_, game) = get_json(&console, "/api/games/eb-xq", None);
     assert_eq!(game["events"].as_array().map(Vec::len), Some(7), "{game}");
+}
+
+// ---- the arbiter's desk: the word checked, the game's files ----
+
+/// POSTs `body` as the arbiter's word on `game`: (status, the JSON answer).
+fn post_word(console: &str, game: &str, body: &str) -> (u16, Value) {
+    let path = format!("/api/games/{game}/arbiter");
+    let answer = request(console, "POST", &path, &[], body).expect("console answers");
+    let value = serde_json::from_str(&answer.body).expect("JSON");
+    (answer.status, value)
+}
+
+#[test]
+fn console_refuses_a_word_on_no_ruling_in_force_or_a_declare_after_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "word-xq").await;
+        // The horse's leg is blocked at c0: an illegal move, which loses (xiangqi 4.1).
+        let moves = vec![
+            movement("red", "h2", "e2"),
+            movement("black", "h9", "g7"),
+            movement("red", "b0", "d1"),
+        ];
+        append(&mut c, "word-xq", 0, moves).await;
+    });
+    let events = || {
+        let (_, game) = get_json(&console, "/api/games/word-xq", None);
+        game["events"].as_array().expect("events").len()
+    };
+    let uphold = r#"{"type":"arbiter","side":"arbiter","decision":"uphold","ruling":99}"#;
+    let (status, refused) = post_word(&console, "word-xq", uphold);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.ruling: no ruling in force at 99 (rulings in force: 3)"
+    );
+    let draw = r#"{"type":"arbiter","side":"arbiter","decision":"declare","result":"1/2-1/2"}"#;
+    let (status, refused) = post_word(&console, "word-xq", draw);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.decision: the game is over (0-1 by the ruling at 3); overturn that ruling to \
+         declare another result"
+    );
+    assert_eq!(events(), 3, "nothing refused was stored");
+    // The ending overturned, the game goes on and the arbiter may declare.
+    let overturn = r#"{"type":"arbiter","side":"arbiter","decision":"overturn","ruling":3}"#;
+    let (status, taken) = post_word(&console, "word-xq", overturn);
+    assert_eq!(status, 200, "{taken}");
+    assert_eq!(taken, serde_json::json!({"seqs": [4], "result": null}));
+    let (status, refused) = post_word(&console, "word-xq", overturn);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.ruling: no ruling in force at 3 (rulings in force: 4)"
+    );
+    let (status, taken) = post_word(&console, "word-xq", draw);
+    assert_eq!(status, 200, "{taken}");
+    assert_eq!(taken["result"], "1/2-1/2");
+    assert_eq!(events(), 5);
 }

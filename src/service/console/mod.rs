@@ -8,10 +8,11 @@
 //! Routes: `/` the console, `/public` the spectators' view (only with a delay set);
 //! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
 //! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
-//! log-format `arbiter` event, a `set` with its moves included); the same reads under
-//! `/public/api/` for spectators. A game an electronic board reports to carries, in each
-//! frame, its last report against the game's position (`board`), and in its board view the
-//! raw reports (`reports`).
+//! log-format `arbiter` event, a `set` with its moves included; an `uphold` or `overturn` of
+//! no ruling in force, or a `declare` once the game is over, is refused like any bad field);
+//! the same reads under `/public/api/` for spectators. A game an electronic board reports to
+//! carries, in each frame, its last report against the game's position (`board`), and in its
+//! board view the raw reports (`reports`).
 
 mod view;
 
@@ -338,7 +339,8 @@ async fn arbiter<L: Log>(
 }
 
 /// Appends one `arbiter` event, checked by the log reader's own rules, through the service's
-/// append: durable before the answer, refereed by the live fold, seen by every console.
+/// append (which checks the word against the game, naming the field under `body`): durable
+/// before the answer, refereed by the live fold, seen by every console.
 async fn arbiter_event<L: Log>(
     c: &Console<L>,
     game: &str,
@@ -360,7 +362,13 @@ async fn arbiter_event<L: Log>(
     let event_id = format!("console-{}-{}", now_ms(), last_seq + 1);
     let appended = c
         .service
-        .append_parsed(game, last_seq + 1, &[(event_id, event)], caller)
+        .append_parsed(
+            game,
+            last_seq + 1,
+            &[(event_id, event)],
+            |_| "body".into(),
+            caller,
+        )
         .await?;
     Ok(json!({ "seqs": appended.seqs, "result": appended.result }))
 }
