@@ -9,11 +9,13 @@
 //! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
 //! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
 //! log-format `arbiter` event, a `set` with its moves included; an `uphold` or `overturn` of
-//! no ruling in force, or a `declare` once the game is over, is refused like any bad field);
-//! the same reads under `/public/api/` for spectators. A game an electronic board reports to
-//! carries, in each frame, its last report against the game's position (`board`), and in its
-//! board view the raw reports (`reports`).
+//! no ruling in force, or a `declare` once the game is over, is refused like any bad field),
+//! `GET /api/games/{id}/download/{log|pdn|audit}` (the game's files, see `download`); the
+//! same reads under `/public/api/` for spectators (no audit bundle there). A game an
+//! electronic board reports to carries, in each frame, its last report against the game's
+//! position (`board`), and in its board view the raw reports (`reports`).
 
+mod download;
 mod view;
 
 use std::collections::VecDeque;
@@ -98,9 +100,14 @@ pub async fn serve_console<L: Log>(
         .route("/api/games", get(list::<L>))
         .route("/api/games/{id}", get(game::<L>))
         .route("/api/games/{id}/arbiter", post(arbiter::<L>))
+        .route("/api/games/{id}/download/{file}", get(download::<L>))
         .route("/api/live", get(live::<L>))
         .route("/public/api/games", get(public_list::<L>))
         .route("/public/api/games/{id}", get(public_game::<L>))
+        .route(
+            "/public/api/games/{id}/download/{file}",
+            get(public_download::<L>),
+        )
         .route("/public/api/live", get(public_live::<L>))
         .with_state(console);
     axum::serve(listener, app)
@@ -317,6 +324,41 @@ async fn game_view<L: Log>(c: &Console<L>, id: &str, public: bool) -> Response {
     match view::game(&loaded, up_to) {
         Ok(value) => json_response(&value),
         Err(e) => failed(e.into()),
+    }
+}
+
+// ---- a game's files ----
+
+async fn download<L: Log>(
+    State(c): Shared<L>,
+    headers: HeaderMap,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    game_file(&c, &headers, &id, &file, false).await
+}
+
+async fn public_download<L: Log>(
+    State(c): Shared<L>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    if c.config.public_delay.is_none() {
+        return no_public_view();
+    }
+    game_file(&c, &HeaderMap::new(), &id, &file, true).await
+}
+
+/// A game's file for whoever may read the game, as `GET /api/games/{id}` checks.
+async fn game_file<L: Log>(
+    c: &Console<L>,
+    headers: &HeaderMap,
+    id: &str,
+    file: &str,
+    public: bool,
+) -> Response {
+    let caller = c.caller(headers);
+    match caller.and_then(|caller| caller.may_read(id).map(|()| caller)) {
+        Ok(caller) => download::file(c, &caller, id, file, public).await,
+        Err(e) => failed(e),
     }
 }
 
