@@ -1213,7 +1213,8 @@ fn console_downloads_need_the_token_a_read_and_an_audit_call_need() {
             "--id", "b1", "--role", "board", "--game", "open-b1", "--side", "red",
         ],
     );
-    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let flags = ["--console", "127.0.0.1:0", "--public-delay-s", "1"];
+    let server = ServeProcess::start(dir.path(), &flags);
     let console = server.console.clone().expect("console address");
     runtime().block_on(async {
         let mut c = client(&server).await;
@@ -1242,4 +1243,10 @@ fn console_downloads_need_the_token_a_read_and_an_audit_call_need() {
         403,
         "as ExportAudit refuses it"
     );
+    // A spectator needs no token, and gets no bundle.
+    let public = |file: &str| {
+        let path = format!("/public/api/games/open-b1/download/{file}");
+        download(&console, &path, None).status
+    };
+    assert_eq!((public("log"), public("audit")), (200, 404));
 }

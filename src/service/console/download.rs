@@ -54,7 +54,8 @@ impl Download {
     }
 
     /// Whether a game of `variant` has this file, for a spectator (`public`) or not: a
-    /// bundle is signed over the whole log, so it cannot wait out the delay.
+    /// bundle is signed over the whole log, so it cannot wait out the delay (and a
+    /// spectator, with no token, would pass the audit call's role check).
     fn offered(self, variant: Variant, public: bool) -> bool {
         match self {
             Download::Log => true,

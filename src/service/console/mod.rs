@@ -334,7 +334,11 @@ async fn download<L: Log>(
     headers: HeaderMap,
     Path((id, file)): Path<(String, String)>,
 ) -> Response {
-    game_file(&c, &headers, &id, &file, false).await
+    let caller = c.caller(&headers);
+    match caller.and_then(|caller| caller.may_read(&id).map(|()| caller)) {
+        Ok(caller) => download::file(&c, &caller, &id, &file, false).await,
+        Err(e) => failed(e),
+    }
 }
 
 async fn public_download<L: Log>(
@@ -344,22 +348,7 @@ async fn public_download<L: Log>(
     if c.config.public_delay.is_none() {
         return no_public_view();
     }
-    game_file(&c, &HeaderMap::new(), &id, &file, true).await
-}
-
-/// A game's file for whoever may read the game, as `GET /api/games/{id}` checks.
-async fn game_file<L: Log>(
-    c: &Console<L>,
-    headers: &HeaderMap,
-    id: &str,
-    file: &str,
-    public: bool,
-) -> Response {
-    let caller = c.caller(headers);
-    match caller.and_then(|caller| caller.may_read(id).map(|()| caller)) {
-        Ok(caller) => download::file(c, &caller, id, file, public).await,
-        Err(e) => failed(e),
-    }
+    download::file(&c, &Caller::spectator(), &id, &file, true).await
 }
 
 // ---- the arbiter's word ----
