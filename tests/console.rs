@@ -429,10 +429,41 @@ fn public_view_runs_behind_by_its_delay_and_takes_no_word() {
         game["frames"].as_array().expect("frames").len()
     };
     assert_eq!(frames(), 1, "the move is not shown before the delay");
+    let log = request(
+        &console,
+        "GET",
+        "/public/api/games/pub-xq/download/log",
+        &[],
+        "",
+    )
+    .unwrap();
+    assert_eq!(
+        (log.status, log.body.lines().count()),
+        (200, 1),
+        "the header alone"
+    );
     while moved.elapsed() < Duration::from_millis(2300) {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert_eq!(frames(), 2, "the move is shown once the delay has passed");
+    // The files a spectator may take: as far as the delay lets them see, no audit bundle.
+    let log = request(
+        &console,
+        "GET",
+        "/public/api/games/pub-xq/download/log",
+        &[],
+        "",
+    )
+    .unwrap();
+    assert_eq!(
+        (log.status, log.body.lines().count()),
+        (200, 2),
+        "{}",
+        log.body
+    );
+    let (status, audit) = get_json(&console, "/public/api/games/pub-xq/download/audit", None);
+    assert_eq!(status, 404, "{audit}");
+    assert_eq!(audit["available"], serde_json::json!(["log"]));
     let page = request(&console, "GET", "/public", &[], "").unwrap();
     assert_eq!(page.status, 200);
     assert!(page.body.contains(r#"data-public="true""#));
@@ -987,4 +1018,248 @@ fn console_shows_an_electronic_board_in_a_real_browser() {
     );
     let (_, game) = get_json(&console, "/api/games/eb-xq", None);
     assert_eq!(game["events"].as_array().map(Vec::len), Some(7), "{game}");
+}
+
+// ---- the arbiter's desk: the word checked, the game's files ----
+
+/// POSTs `body` as the arbiter's word on `game`: (status, the JSON answer).
+fn post_word(console: &str, game: &str, body: &str) -> (u16, Value) {
+    let path = format!("/api/games/{game}/arbiter");
+    let answer = request(console, "POST", &path, &[], body).expect("console answers");
+    let value = serde_json::from_str(&answer.body).expect("JSON");
+    (answer.status, value)
+}
+
+#[test]
+fn console_refuses_a_word_on_no_ruling_in_force_or_a_declare_after_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", "word-xq").await;
+        // The horse's leg is blocked at c0: an illegal move, which loses (xiangqi 4.1).
+        let moves = vec![
+            movement("red", "h2", "e2"),
+            movement("black", "h9", "g7"),
+            movement("red", "b0", "d1"),
+        ];
+        append(&mut c, "word-xq", 0, moves).await;
+    });
+    let events = || {
+        let (_, game) = get_json(&console, "/api/games/word-xq", None);
+        game["events"].as_array().expect("events").len()
+    };
+    let uphold = r#"{"type":"arbiter","side":"arbiter","decision":"uphold","ruling":99}"#;
+    let (status, refused) = post_word(&console, "word-xq", uphold);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.ruling: no ruling in force at 99 (rulings in force: 3)"
+    );
+    let draw = r#"{"type":"arbiter","side":"arbiter","decision":"declare","result":"1/2-1/2"}"#;
+    let (status, refused) = post_word(&console, "word-xq", draw);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.decision: the game is over (0-1 by the ruling at 3); overturn that ruling to \
+         declare another result"
+    );
+    assert_eq!(events(), 3, "nothing refused was stored");
+    // The ending overturned, the game goes on and the arbiter may declare.
+    let overturn = r#"{"type":"arbiter","side":"arbiter","decision":"overturn","ruling":3}"#;
+    let (status, taken) = post_word(&console, "word-xq", overturn);
+    assert_eq!(status, 200, "{taken}");
+    assert_eq!(taken, serde_json::json!({"seqs": [4], "result": null}));
+    let (status, refused) = post_word(&console, "word-xq", overturn);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "body.ruling: no ruling in force at 3 (rulings in force: 4)"
+    );
+    let (status, taken) = post_word(&console, "word-xq", draw);
+    assert_eq!(status, 200, "{taken}");
+    assert_eq!(taken["result"], "1/2-1/2");
+    assert_eq!(events(), 5);
+}
+
+/// GETs a game's file: the answer, whose headers are lower-cased.
+fn download(console: &str, path: &str, token: Option<&str>) -> crate::common::http::Answer {
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = bearer
+        .iter()
+        .map(|b| ("Authorization", b.as_str()))
+        .collect();
+    request(console, "GET", path, &headers, "").expect("console answers")
+}
+
+#[test]
+fn console_downloads_a_games_log_pdn_and_audit_bundle() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--console", "127.0.0.1:0"]);
+    let console = server.console.clone().expect("console address");
+    // An id with a space and quotes, which a file name must not carry as they are.
+    let xq = r#"dl r1 "b2""#;
+    let xq_path = "dl%20r1%20%22b2%22";
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        create_game(&mut c, "xiangqi", xq).await;
+        let moves = vec![
+            movement("red", "h2", "e2"),
+            movement("black", "h9", "g7"),
+            movement("red", "b0", "d1"),
+        ];
+        append(&mut c, xq, 0, moves).await;
+        create_game(&mut c, "draughts", "dl-dr").await;
+        let moves = vec![
+            movement("white", "32", "28"),
+            movement("black", "19", "23"),
+            movement("white", "28", "19"),
+        ];
+        append(&mut c, "dl-dr", 0, moves).await;
+    });
+
+    let log = download(
+        &console,
+        &format!("/api/games/{xq_path}/download/log"),
+        None,
+    );
+    assert_eq!(log.status, 200, "{}", log.body);
+    assert!(log.headers.contains("content-type: application/x-ndjson"));
+    assert!(
+        log.headers
+            .contains("content-disposition: attachment; filename=\"dl_r1__b2_.jsonl\""),
+        "{}",
+        log.headers
+    );
+    let read = referee::event::parse_log(&log.body).expect("the project's reader reads it");
+    let written = format!(
+        "{{\"type\":\"game\",\"variant\":\"xiangqi\",\"id\":{}}}\n{}\n{}\n{}\n",
+        serde_json::json!(xq),
+        r#"{"type":"move","side":"red","from":"h2","to":"e2"}"#,
+        r#"{"type":"move","side":"black","from":"h9","to":"g7"}"#,
+        r#"{"type":"move","side":"red","from":"b0","to":"d1"}"#,
+    );
+    let sent = referee::event::parse_log(&written).expect("the log sent");
+    assert_eq!((read.header, read.events), (sent.header, sent.events));
+
+    let pdn = download(&console, "/api/games/dl-dr/download/pdn", None);
+    assert_eq!(pdn.status, 200, "{}", pdn.body);
+    assert!(pdn.headers.contains("content-type: text/plain"));
+    assert!(
+        pdn.headers
+            .contains("content-disposition: attachment; filename=\"dl-dr.pdn\"")
+    );
+    let games = referee::records::read(
+        "dl-dr.pdn",
+        pdn.body.as_bytes(),
+        Some(referee::records::Format::Pdn),
+        None,
+    )
+    .expect("the PDN importer reads it");
+    let moves: Vec<(String, String)> = games[0]
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            referee::event::EventKind::Move { from, to, .. } => {
+                Some((from.to_string(), to.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let played = [("32", "28"), ("19", "23"), ("28", "19")];
+    let played: Vec<(String, String)> = played
+        .iter()
+        .map(|(f, t)| ((*f).to_string(), (*t).to_string()))
+        .collect();
+    assert_eq!(moves, played, "{}", pdn.body);
+
+    let bundle = download(
+        &console,
+        &format!("/api/games/{xq_path}/download/audit"),
+        None,
+    );
+    assert_eq!(bundle.status, 200, "{}", bundle.body);
+    assert!(
+        bundle
+            .headers
+            .contains("content-type: application/x-ndjson")
+    );
+    assert!(
+        bundle
+            .headers
+            .contains("content-disposition: attachment; filename=\"dl_r1__b2_.bundle\"")
+    );
+    let report = referee::audit::verify(&bundle.body, None).expect("a bundle");
+    assert!(report.ok(), "{:?}", report.problems);
+
+    // A file the game does not have: a 404 naming those it has.
+    let (status, missing) = get_json(&console, "/api/games/dl-dr/download/pgn", None);
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(
+        missing["available"],
+        serde_json::json!(["log", "pdn", "audit"])
+    );
+    assert!(
+        missing["error"].as_str().unwrap().contains("\"pgn\""),
+        "{missing}"
+    );
+    let path = format!("/api/games/{xq_path}/download/pdn");
+    let (status, missing) = get_json(&console, &path, None);
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["available"], serde_json::json!(["log", "audit"]));
+    let (status, missing) = get_json(&console, "/api/games/no-such/download/log", None);
+    assert_eq!(status, 404, "{missing}");
+}
+
+#[test]
+fn console_downloads_need_the_token_a_read_and_an_audit_call_need() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let arbiter = crate::common::issue(
+        &data,
+        &["--id", "arb", "--role", "arbiter", "--tournament", "open-"],
+    );
+    let board = crate::common::issue(
+        &data,
+        &[
+            "--id", "b1", "--role", "board", "--game", "open-b1", "--side", "red",
+        ],
+    );
+    let flags = ["--console", "127.0.0.1:0", "--public-delay-s", "1"];
+    let server = ServeProcess::start(dir.path(), &flags);
+    let console = server.console.clone().expect("console address");
+    runtime().block_on(async {
+        let mut c = client(&server).await;
+        let mut create = tonic::Request::new(proto::CreateGameRequest {
+            header: Some(proto::GameHeader {
+                variant: "xiangqi".into(),
+                id: "open-b1".into(),
+                ..Default::default()
+            }),
+        });
+        let bearer = format!("Bearer {arbiter}").parse().expect("ascii");
+        create.metadata_mut().insert("authorization", bearer);
+        c.create_game(create).await.expect("create");
+    });
+    let status = |file: &str, token: Option<&str>| {
+        let path = format!("/api/games/open-b1/download/{file}");
+        download(&console, &path, token).status
+    };
+    assert_eq!(status("log", None), 401, "no token");
+    assert_eq!(status("log", Some("not-a-token")), 401);
+    assert_eq!(status("log", Some(&arbiter)), 200);
+    assert_eq!(status("log", Some(&board)), 200, "a board reads its game");
+    assert_eq!(status("audit", Some(&arbiter)), 200);
+    assert_eq!(
+        status("audit", Some(&board)),
+        403,
+        "as ExportAudit refuses it"
+    );
+    // A spectator needs no token, and gets no bundle.
+    let public = |file: &str| {
+        let path = format!("/public/api/games/open-b1/download/{file}");
+        download(&console, &path, None).status
+    };
+    assert_eq!((public("log"), public("audit")), (200, 404));
 }

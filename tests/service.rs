@@ -137,7 +137,134 @@ on_both_logs!(
     a_malformed_message_in_a_play_stream_ends_it_with_invalid_argument,
     tags_are_kept_with_the_header_and_checked,
     a_renju_game_streams_through_play_and_a_claimed_double_three_loses,
+    the_arbiters_word_must_name_a_ruling_in_force_and_a_game_going_on,
 );
+
+fn word(decision: &str, ruling: Option<u64>, result: Option<&str>) -> proto::Event {
+    proto::Event {
+        side: "arbiter".into(),
+        ts_ms: None,
+        kind: Some(Kind::Arbiter(proto::ArbiterWord {
+            decision: decision.into(),
+            ruling,
+            result: result.map(Into::into),
+            ..Default::default()
+        })),
+    }
+}
+
+/// The service refuses, writing nothing, an `uphold` or `overturn` of no ruling in force and
+/// a `declare` once the game is over; an overturn of the ending reopens the game, in the same
+/// batch too, and a retry of an accepted word is acknowledged again, not refused.
+async fn the_arbiters_word_must_name_a_ruling_in_force_and_a_game_going_on<L: Log>(
+    server: TestServer<L>,
+) {
+    let server = setup(server, "g").await;
+    let mut c = server.client().await;
+    let blocked = append("g", 3, vec![new("c", mv("red", "b0", "d1"))]);
+    let ack = c.append_events(blocked).await.expect("move").into_inner();
+    assert_eq!(ack.result.as_deref(), Some("0-1"), "the illegal move loses");
+    let over = "the game is over (0-1 by the ruling at 3); overturn that ruling to declare \
+                another result";
+    let cases = [
+        (
+            "a ruling that never was",
+            vec![new("w", word("uphold", Some(99), None))],
+            "events[0].event.arbiter.ruling: no ruling in force at 99 (rulings in force: 3)"
+                .to_string(),
+        ),
+        (
+            "an event with no ruling",
+            vec![new("w", word("overturn", Some(2), None))],
+            "events[0].event.arbiter.ruling: no ruling in force at 2 (rulings in force: 3)"
+                .to_string(),
+        ),
+        (
+            "a declare after the end",
+            vec![new("w", word("declare", None, Some("1/2-1/2")))],
+            format!("events[0].event.arbiter.decision: {over}"),
+        ),
+        (
+            "the second of a batch",
+            vec![
+                new("w1", word("warn", None, None)),
+                new("w2", word("declare", None, Some("1-0"))),
+            ],
+            format!("events[1].event.arbiter.decision: {over}"),
+        ),
+    ];
+    for (what, events, message) in cases {
+        let status = c
+            .append_events(append("g", 4, events))
+            .await
+            .expect_err(what);
+        assert_eq!(status.code(), Code::InvalidArgument, "{what}: {status:?}");
+        assert_eq!(status.message(), message, "{what}");
+        assert_eq!(snapshot(&server, "g").await.0, 3, "{what} was written");
+    }
+    // On a Play stream, the refusal comes in band.
+    let refused = play_all(
+        &mut c,
+        vec![proto::PlayRequest {
+            game: "g".into(),
+            expected_seq: 4,
+            events: vec![new("p", word("uphold", Some(99), None))],
+        }],
+    )
+    .await;
+    match refused.as_slice() {
+        [proto::play_response::Outcome::Refusal(r)] => {
+            assert_eq!((r.code.as_str(), r.last_seq), ("INVALID_ARGUMENT", Some(3)));
+            assert!(r.message.contains("no ruling in force at 99"), "{r:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An overturn of the ending, then a declare in the same batch.
+    let reopened = || {
+        append(
+            "g",
+            4,
+            vec![
+                new("o", word("overturn", Some(3), None)),
+                new("d", word("declare", None, Some("1/2-1/2"))),
+            ],
+        )
+    };
+    let ack = c
+        .append_events(reopened())
+        .await
+        .expect("overturn")
+        .into_inner();
+    assert_eq!(
+        (ack.seqs, ack.result.as_deref()),
+        (vec![4, 5], Some("1/2-1/2"))
+    );
+    let again = c
+        .append_events(reopened())
+        .await
+        .expect("retry")
+        .into_inner();
+    assert!(
+        again.duplicate,
+        "a retry is acknowledged again, not refused"
+    );
+    let status = c
+        .append_events(append(
+            "g",
+            6,
+            vec![new("o2", word("overturn", Some(3), None))],
+        ))
+        .await
+        .expect_err("overturned twice");
+    assert_eq!(
+        status.message(),
+        "events[0].event.arbiter.ruling: no ruling in force at 3 (rulings in force: 4, 5)"
+    );
+    let upheld = append("g", 6, vec![new("u", word("uphold", Some(5), None))]);
+    let ack = c.append_events(upheld).await.expect("uphold").into_inner();
+    assert_eq!(ack.seqs, vec![6]);
+    server.stop().await;
+}
 
 async fn bad_requests_get_the_right_status_and_change_nothing<L: Log>(server: TestServer<L>) {
     let server = setup(server, "g1").await;

@@ -53,15 +53,7 @@ fn export(game: &str, format: Format, data: &Path) -> Result<String, (u8, String
         .block_on(load_log(&store, game, None))
         .map_err(|e| (2, e.to_string()))?;
     if format == Format::Log {
-        // The stored lines are the canonical lines the log was written with.
-        let mut text = String::with_capacity(loaded.events.len() * 64 + 256);
-        for body in std::iter::once(&loaded.header_record.body)
-            .chain(loaded.events.iter().map(|(record, _)| &record.body))
-        {
-            text.push_str(body);
-            text.push('\n');
-        }
-        return Ok(text);
+        return Ok(loaded.text());
     }
     if loaded.header.variant != Variant::Draughts {
         return Err((

@@ -80,6 +80,8 @@ pub struct Referee {
     /// The side of each event so far (index seq - 1), to charge an arbiter's foul.
     sides: Vec<Side>,
     rulings: Vec<Ruling>,
+    /// The `at` of each ruling the arbiter overturned, in the order overturned.
+    overturned: Vec<u64>,
     ending: Option<Ending>,
     last_seq: u64,
     /// What an electronic board reported, from its first report (boxed: most logs have none).
@@ -113,6 +115,7 @@ impl Referee {
             touches: policy.touch.map(|rule| TouchMove::new(rule, variant)),
             sides: Vec::new(),
             rulings: Vec::new(),
+            overturned: Vec::new(),
             ending: None,
             last_seq: 0,
             board: None,
@@ -338,6 +341,7 @@ impl Referee {
     /// An overturned ruling no longer counts: its foul leaves the count and its result no
     /// longer ends the game (the game goes on from the position the referee holds).
     fn overturn(&mut self, at: u64) {
+        self.overturned.push(at);
         self.fouls.overturn(at);
         if self.ending.is_some_and(|e| e.at == at) {
             self.ending = None;
@@ -351,6 +355,18 @@ impl Referee {
     /// Every ruling so far, in the order they arose.
     pub fn rulings(&self) -> &[Ruling] {
         &self.rulings
+    }
+
+    /// The seqs of the events whose rulings are in force, in order: every `at` a ruling has,
+    /// but those the arbiter overturned (what an `uphold` or `overturn` may name).
+    pub fn rulings_in_force(&self) -> Vec<u64> {
+        let mut ats: Vec<u64> = (self.rulings.iter())
+            .map(|r| r.at)
+            .filter(|at| !self.overturned.contains(at))
+            .collect();
+        ats.sort_unstable();
+        ats.dedup();
+        ats
     }
 
     /// The result, once a ruling has ended the game.
@@ -511,5 +527,26 @@ mod tests {
             (RulingKind::Foul, Some(Side::First))
         );
         assert_eq!(ruling.rule(), "xiangqi arbiter");
+    }
+
+    #[test]
+    fn an_overturned_ruling_is_no_longer_in_force() {
+        let mut referee = Referee::new(&Header::new(Variant::Xiangqi, "g")).expect("referee");
+        referee.apply(1, &event(Side::First, EventKind::Resign));
+        assert_eq!(referee.rulings_in_force(), vec![1]);
+        let overturn = EventKind::Arbiter {
+            decision: Decision::Overturn,
+            ruling: Some(1),
+            result: None,
+            text: None,
+            moves: Vec::new(),
+        };
+        referee.apply(2, &event(Side::Arbiter, overturn));
+        assert_eq!(
+            referee.rulings_in_force(),
+            vec![2],
+            "the overturn is a ruling"
+        );
+        assert_eq!(referee.ending(), None);
     }
 }

@@ -3,6 +3,7 @@
 //! Only this module knows tonic. Every write goes to the log first and is acknowledged only
 //! once durable; rulings are then derived by the cached referee, never stored.
 
+mod arbiter_word;
 mod audit;
 mod caller;
 mod codec;
@@ -40,6 +41,7 @@ use crate::records;
 use crate::referee::{Referee, Ruling};
 use crate::stored::Fold;
 
+use self::arbiter_word::EventPath;
 use self::caller::Caller;
 use self::convert::{event_from_proto, ruling_to_proto};
 use self::limits::{Governor, StreamPermit};
@@ -195,22 +197,32 @@ impl<L: Log> Service<L> {
         let guard = self.live.lock_to_write(game).await?;
         let variant = guard.fold().referee.header().variant;
         let parsed = parse_new_events(events, variant)?;
-        self.append_locked(guard, game, expected_seq, &parsed, caller)
-            .await
+        let batch = Batch {
+            expected_seq,
+            parsed: &parsed,
+            path: |i| format!("events[{i}].event.arbiter"),
+        };
+        self.append_locked(guard, game, &batch, caller).await
     }
 
     /// Appends events already parsed (the console's arbiter word, read from its log line):
-    /// the same checks and path as a board's append, with no proto in between.
+    /// the same checks and path as a board's append, with no proto in between; a refused
+    /// field is named under `path` (`body` for the console's one event).
     pub(super) async fn append_parsed(
         &self,
         game: &str,
         expected_seq: u64,
         parsed: &[(String, Event)],
+        path: EventPath,
         caller: &Caller,
     ) -> Result<proto::AppendEventsResponse, Error> {
         let guard = self.live.lock_to_write(game).await?;
-        self.append_locked(guard, game, expected_seq, parsed, caller)
-            .await
+        let batch = Batch {
+            expected_seq,
+            parsed,
+            path,
+        };
+        self.append_locked(guard, game, &batch, caller).await
     }
 
     /// Appends parsed events the caller may write, with the game locked for writing.
@@ -218,26 +230,39 @@ impl<L: Log> Service<L> {
         &self,
         guard: LiveGuard,
         game: &str,
-        expected_seq: u64,
-        parsed: &[(String, Event)],
+        batch: &Batch<'_>,
         caller: &Caller,
     ) -> Result<proto::AppendEventsResponse, Error> {
-        for (_, event) in parsed {
+        for (_, event) in batch.parsed {
             caller.may_append(game, event.side)?;
         }
-        match self
-            .store(guard, game, expected_seq, parsed, &caller.writer)
-            .await
-        {
+        match self.store_checked(guard, game, batch, caller).await {
             // Another instance took the game since this one loaded it: nothing was written;
             // once more with the game claimed back and reloaded, decided on the log's head.
             Err(Error::Rejected(crate::log::Rejection::Fenced { .. })) => {
                 let guard = self.live.lock_to_write(game).await?;
-                self.store(guard, game, expected_seq, parsed, &caller.writer)
-                    .await
+                self.store_checked(guard, game, batch, caller).await
             }
             stored => stored,
         }
+    }
+
+    /// Stores a batch whose arbiter words fit the game as the live fold holds it. Only a
+    /// batch that goes at the head is checked: a retry carries the expected seq of its first
+    /// try (the log acknowledges it again, as it was), and any other seq the log refuses.
+    async fn store_checked(
+        &self,
+        guard: LiveGuard,
+        game: &str,
+        batch: &Batch<'_>,
+        caller: &Caller,
+    ) -> Result<proto::AppendEventsResponse, Error> {
+        let referee = &guard.fold().referee;
+        if batch.expected_seq == referee.last_seq() + 1 {
+            arbiter_word::check(referee, batch.parsed, batch.path)?;
+        }
+        let (seq, parsed) = (batch.expected_seq, batch.parsed);
+        self.store(guard, game, seq, parsed, &caller.writer).await
     }
 
     /// Appends events already checked and allowed, and folds them into the live referee.
@@ -487,6 +512,13 @@ impl<L: Log> Service<L> {
         });
         Ok(Box::pin(stream))
     }
+}
+
+/// Events to append after `expected_seq - 1`, with where each is in the request.
+struct Batch<'a> {
+    expected_seq: u64,
+    parsed: &'a [(String, Event)],
+    path: EventPath,
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;

@@ -19,6 +19,20 @@ impl LoadedLog {
             .last()
             .map_or(self.header_record.hash, |(r, _)| r.hash)
     }
+
+    /// The game as an interchange log (`referee export --log`, the console's download): the
+    /// stored header line and every event line, byte for byte as acknowledged, so that log
+    /// -> import -> export gives the same file.
+    pub fn text(&self) -> String {
+        let mut text = String::with_capacity(self.events.len() * 64 + 256);
+        for body in std::iter::once(&self.header_record.body)
+            .chain(self.events.iter().map(|(record, _)| &record.body))
+        {
+            text.push_str(body);
+            text.push('\n');
+        }
+        text
+    }
 }
 
 /// Reads a game's log from the header through `to` (None: the head) and parses it.

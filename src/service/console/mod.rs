@@ -8,11 +8,14 @@
 //! Routes: `/` the console, `/public` the spectators' view (only with a delay set);
 //! `GET /api/games?prefix=&after=&limit=`, `GET /api/games/{id}`, `GET /api/live?prefix=|game=`
 //! (SSE: `snapshot`, then `update` per stored event), `POST /api/games/{id}/arbiter` (one
-//! log-format `arbiter` event, a `set` with its moves included); the same reads under
-//! `/public/api/` for spectators. A game an electronic board reports to carries, in each
-//! frame, its last report against the game's position (`board`), and in its board view the
-//! raw reports (`reports`).
+//! log-format `arbiter` event, a `set` with its moves included; an `uphold` or `overturn` of
+//! no ruling in force, or a `declare` once the game is over, is refused like any bad field),
+//! `GET /api/games/{id}/download/{log|pdn|audit}` (the game's files, see `download`); the
+//! same reads under `/public/api/` for spectators (no audit bundle there). A game an
+//! electronic board reports to carries, in each frame, its last report against the game's
+//! position (`board`), and in its board view the raw reports (`reports`).
 
+mod download;
 mod view;
 
 use std::collections::VecDeque;
@@ -97,9 +100,14 @@ pub async fn serve_console<L: Log>(
         .route("/api/games", get(list::<L>))
         .route("/api/games/{id}", get(game::<L>))
         .route("/api/games/{id}/arbiter", post(arbiter::<L>))
+        .route("/api/games/{id}/download/{file}", get(download::<L>))
         .route("/api/live", get(live::<L>))
         .route("/public/api/games", get(public_list::<L>))
         .route("/public/api/games/{id}", get(public_game::<L>))
+        .route(
+            "/public/api/games/{id}/download/{file}",
+            get(public_download::<L>),
+        )
         .route("/public/api/live", get(public_live::<L>))
         .with_state(console);
     axum::serve(listener, app)
@@ -319,6 +327,30 @@ async fn game_view<L: Log>(c: &Console<L>, id: &str, public: bool) -> Response {
     }
 }
 
+// ---- a game's files ----
+
+async fn download<L: Log>(
+    State(c): Shared<L>,
+    headers: HeaderMap,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    let caller = c.caller(&headers);
+    match caller.and_then(|caller| caller.may_read(&id).map(|()| caller)) {
+        Ok(caller) => download::file(&c, &caller, &id, &file, false).await,
+        Err(e) => failed(e),
+    }
+}
+
+async fn public_download<L: Log>(
+    State(c): Shared<L>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    if c.config.public_delay.is_none() {
+        return no_public_view();
+    }
+    download::file(&c, &Caller::spectator(), &id, &file, true).await
+}
+
 // ---- the arbiter's word ----
 
 async fn arbiter<L: Log>(
@@ -338,7 +370,8 @@ async fn arbiter<L: Log>(
 }
 
 /// Appends one `arbiter` event, checked by the log reader's own rules, through the service's
-/// append: durable before the answer, refereed by the live fold, seen by every console.
+/// append (which checks the word against the game, naming the field under `body`): durable
+/// before the answer, refereed by the live fold, seen by every console.
 async fn arbiter_event<L: Log>(
     c: &Console<L>,
     game: &str,
@@ -360,7 +393,13 @@ async fn arbiter_event<L: Log>(
     let event_id = format!("console-{}-{}", now_ms(), last_seq + 1);
     let appended = c
         .service
-        .append_parsed(game, last_seq + 1, &[(event_id, event)], caller)
+        .append_parsed(
+            game,
+            last_seq + 1,
+            &[(event_id, event)],
+            |_| "body".into(),
+            caller,
+        )
         .await?;
     Ok(json!({ "seqs": appended.seqs, "result": appended.result }))
 }
