@@ -1117,6 +1117,24 @@ fn console_downloads_a_games_log_pdn_and_audit_bundle() {
             movement("white", "28", "19"),
         ];
         append(&mut c, "dl-dr", 0, moves).await;
+        // A xiangqi game for PGN, with clock presses that give the times.
+        create_game(&mut c, "xiangqi", "dl-pgn").await;
+        let clock = |side: &str, first: u64, second: u64| proto::Event {
+            side: side.into(),
+            ts_ms: None,
+            kind: Some(proto::event::Kind::Clock(proto::ClockPress {
+                first_ms: Some(first),
+                second_ms: Some(second),
+            })),
+        };
+        let events = vec![
+            movement("red", "h2", "e2"),
+            clock("red", 5_399_000, 5_400_000),
+            movement("black", "h9", "g7"),
+            clock("black", 5_399_000, 5_391_500),
+            movement("red", "h0", "g2"),
+        ];
+        append(&mut c, "dl-pgn", 0, events).await;
     });
 
     let log = download(
@@ -1174,6 +1192,41 @@ fn console_downloads_a_games_log_pdn_and_audit_bundle() {
         .collect();
     assert_eq!(moves, played, "{}", pdn.body);
 
+    let pgn = download(&console, "/api/games/dl-pgn/download/pgn", None);
+    assert_eq!(pgn.status, 200, "{}", pgn.body);
+    assert!(
+        pgn.headers
+            .contains("content-type: application/x-chess-pgn")
+    );
+    assert!(
+        pgn.headers
+            .contains("content-disposition: attachment; filename=\"dl-pgn.pgn\"")
+    );
+    assert!(
+        pgn.body.contains("[Game \"Chinese Chess\"]")
+            && pgn
+                .body
+                .contains("1. H2-E2 {[%clk 1:29:59]} H9-G7 {[%clk 1:29:51]} 2. H0-G2 *"),
+        "{}",
+        pgn.body
+    );
+    let games = referee::records::read(
+        "dl-pgn.pgn",
+        pgn.body.as_bytes(),
+        Some(referee::records::Format::XiangqiPgn),
+        None,
+    )
+    .expect("the PGN importer reads it");
+    let moves: Vec<String> = games[0]
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            referee::event::EventKind::Move { from, to, .. } => Some(format!("{from}{to}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2"], "{}", pgn.body);
+
     let bundle = download(
         &console,
         &format!("/api/games/{xq_path}/download/audit"),
@@ -1207,7 +1260,10 @@ fn console_downloads_a_games_log_pdn_and_audit_bundle() {
     let path = format!("/api/games/{xq_path}/download/pdn");
     let (status, missing) = get_json(&console, &path, None);
     assert_eq!(status, 404, "{missing}");
-    assert_eq!(missing["available"], serde_json::json!(["log", "audit"]));
+    assert_eq!(
+        missing["available"],
+        serde_json::json!(["log", "pgn", "audit"])
+    );
     let (status, missing) = get_json(&console, "/api/games/no-such/download/log", None);
     assert_eq!(status, 404, "{missing}");
 }

@@ -362,6 +362,10 @@ fn desk_words_move_list_flip_and_whose_move_after_a_reload() {
          && document.querySelector('#to-move').textContent === 'black to move';",
         Duration::from_secs(5),
     );
+    // The game's PGN, fetched with the page's credentials and saved.
+    browser.click("#downloads [data-download=\"pgn\"]");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(text(&browser, "#game-error"), "", "the PGN download failed");
     // Chess Gjq: the reveal belongs to its move in the list.
     browser.open(&format!("http://{console}/#/game/words-gjq"));
     let gjq = browser.wait_for(
@@ -449,17 +453,27 @@ fn desk_arbiters_word_is_confirmed_before_it_is_written() {
     browser.click("#confirm-no");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(stored(), 2, "cancel wrote nothing");
+    // The game is over (the illegal move lost it): a declaration is refused on the page,
+    // saying what to do, and nothing is written.
     browser.click("#declare");
     let said = browser.wait_for(
-        "the declaration's confirmation",
-        "const c = document.querySelector('#confirm'); return !c.hidden && c.textContent;",
+        "the declaration refused",
+        "const e = document.querySelector('#game-error').textContent; \
+         return document.querySelector('#confirm').hidden && e;",
         Duration::from_secs(5),
     );
     assert!(
         said.as_str()
             .unwrap_or_default()
-            .contains("the game ends now with 1-0"),
+            .contains("overturn the ruling that ended it first"),
         "{said}"
+    );
+    // Escape closes a confirmation without writing.
+    browser.click("#rulings button[data-act=\"uphold\"]");
+    browser.wait_for(
+        "the uphold's confirmation",
+        "const c = document.querySelector('#confirm'); return !c.hidden && c.textContent.includes('Uphold ruling 2');",
+        Duration::from_secs(5),
     );
     browser
         .eval("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return 0;");

@@ -7,6 +7,8 @@ use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
 use crate::games::Variant;
 use crate::games::xiangqi::{Color, Move, Outcome, PgnError, PgnGame, Position};
 
+use crate::referee::{Referee, SetupError};
+
 use super::Imported;
 use super::result::add_result;
 
@@ -70,4 +72,107 @@ fn game_result(outcome: Outcome) -> GameResult {
         Outcome::BlackWins => GameResult::SecondWins,
         Outcome::Draw => GameResult::Draw,
     }
+}
+
+/// A xiangqi game as PGN, from its log: the header's tags in their order (Event first, the
+/// game id where none is given), `Game "Chinese Chess"`, `FEN` when the game does not start
+/// from the standard position, `Format "ICCS"`, then the moves that stand (played, derived
+/// from a board's reports, or set by the arbiter; a move the rules refused is not one) in ICCS
+/// (`H2-E2`), each followed by the mover's clock after the press that ended it (`{[%clk
+/// 1:29:59]}`, as chess PGN writes it), and the result (`*` while the game goes on). The
+/// importer reads it back with the same moves.
+pub fn pgn_from_log(header: &Header, events: &[Event]) -> Result<String, SetupError> {
+    let mut referee = Referee::new(header)?;
+    // Each move that stands: its ICCS, its side, and the mover's clock once pressed.
+    let mut moves: Vec<(String, Side, Option<u64>)> = Vec::new();
+    let iccs = |e: &Event| match &e.kind {
+        EventKind::Move { from, to, .. } => Some(format!("{from}-{to}").to_ascii_uppercase()),
+        _ => None,
+    };
+    for (seq, event) in (1..).zip(events) {
+        let before = referee.fen();
+        let step = referee.step(seq, event);
+        if !step.made.is_empty() {
+            for (made, _) in &step.made {
+                moves.extend(iccs(made).map(|m| (m, made.side, None)));
+            }
+        } else if referee.fen() != before {
+            moves.extend(iccs(event).map(|m| (m, event.side, None)));
+        }
+        if let EventKind::Clock {
+            first_ms,
+            second_ms,
+        } = event.kind
+            && let Some(last) = moves.last_mut()
+            && last.1 == event.side
+            && last.2.is_none()
+        {
+            last.2 = if event.side == Side::First {
+                first_ms
+            } else {
+                second_ms
+            };
+        }
+    }
+    let result = referee.ending().map_or("*", |e| e.result.as_str());
+    let mut tags = vec![(
+        "Event".to_string(),
+        header.tag("Event").unwrap_or(&header.id).to_string(),
+    )];
+    tags.extend(
+        (header.tags.iter())
+            .filter(|(name, _)| name != "Event" && !SETUP_TAGS.contains(&name.as_str()))
+            .cloned(),
+    );
+    tags.push(("Game".into(), "Chinese Chess".into()));
+    if let Some(fen) = &header.start {
+        tags.push(("FEN".into(), fen.clone()));
+    }
+    tags.push(("Format".into(), "ICCS".into()));
+    tags.push(("Result".into(), result.into()));
+    let mut out = String::new();
+    for (name, value) in &tags {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+    let black_first = header
+        .start
+        .as_deref()
+        .and_then(|fen| Position::from_fen(fen).ok())
+        .is_some_and(|p| p.side_to_move() == Color::Black);
+    let mut words = Vec::new();
+    for (i, (mv, _, clock)) in moves.iter().enumerate() {
+        let ply = i + usize::from(black_first);
+        if ply % 2 == 0 {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            words.push(format!("{}...", ply / 2 + 1));
+        }
+        words.push(mv.clone());
+        if let Some(ms) = clock {
+            words.push(format!("{{[%clk {}]}}", clock_text(*ms)));
+        }
+    }
+    words.push(result.to_string());
+    let mut width = 0;
+    for word in words {
+        if width > 0 && width + 1 + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        width += word.len();
+        out.push_str(&word);
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// `h:mm:ss`, as `[%clk]` writes a clock.
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }

@@ -1,6 +1,6 @@
 //! A game's files from the console, each an attachment named after the game: its log as
 //! `referee export --log` writes it, a draughts game's PDN as `referee export --pdn` writes
-//! it, and its signed audit bundle as `ExportAudit` gives it (for the roles that call may
+//! it, a xiangqi game's PGN (ICCS moves with the clocks), and its signed audit bundle as `ExportAudit` gives it (for the roles that call may
 //! use). Spectators get the log and the PDN as far as the public delay lets them see.
 
 use axum::http::{StatusCode, header};
@@ -11,6 +11,7 @@ use crate::games::Variant;
 use crate::log::Log;
 use crate::quote::quote;
 use crate::records::pdn::pdn_from_referee;
+use crate::records::xiangqi::pgn_from_log;
 use crate::referee::replay;
 use crate::stored::{LoadedLog, load_log};
 
@@ -22,17 +23,19 @@ use super::{Console, Error, failed};
 enum Download {
     Log,
     Pdn,
+    Pgn,
     Audit,
 }
 
 impl Download {
-    const ALL: [Download; 3] = [Download::Log, Download::Pdn, Download::Audit];
+    const ALL: [Download; 4] = [Download::Log, Download::Pdn, Download::Pgn, Download::Audit];
 
     /// Its name in the route, `/download/NAME`.
     fn name(self) -> &'static str {
         match self {
             Download::Log => "log",
             Download::Pdn => "pdn",
+            Download::Pgn => "pgn",
             Download::Audit => "audit",
         }
     }
@@ -41,6 +44,7 @@ impl Download {
         match self {
             Download::Log => "jsonl",
             Download::Pdn => "pdn",
+            Download::Pgn => "pgn",
             Download::Audit => "bundle",
         }
     }
@@ -50,6 +54,7 @@ impl Download {
         match self {
             Download::Log | Download::Audit => "application/x-ndjson; charset=utf-8",
             Download::Pdn => "text/plain; charset=utf-8",
+            Download::Pgn => "application/x-chess-pgn; charset=utf-8",
         }
     }
 
@@ -60,6 +65,7 @@ impl Download {
         match self {
             Download::Log => true,
             Download::Pdn => variant == Variant::Draughts,
+            Download::Pgn => variant == Variant::Xiangqi,
             Download::Audit => !public,
         }
     }
@@ -94,6 +100,7 @@ pub(super) async fn file<L: Log>(
     let text = match download {
         Download::Log => Ok(loaded.text()),
         Download::Pdn => pdn(&loaded),
+        Download::Pgn => pgn(&loaded),
         Download::Audit => (c.service.audit_bundle(game, caller).await).map(|a| a.text),
     };
     match text {
@@ -106,6 +113,11 @@ fn pdn(loaded: &LoadedLog) -> Result<String, Error> {
     let events: Vec<_> = loaded.events.iter().map(|(_, e)| e.clone()).collect();
     let referee = replay(&loaded.header, &events)?;
     pdn_from_referee(&referee).ok_or_else(|| Error::invalid("format", "PDN is for draughts"))
+}
+
+fn pgn(loaded: &LoadedLog) -> Result<String, Error> {
+    let events: Vec<_> = loaded.events.iter().map(|(_, e)| e.clone()).collect();
+    pgn_from_log(&loaded.header, &events).map_err(|e| Error::invalid("header", e.to_string()))
 }
 
 /// A 404 naming the files the game has.

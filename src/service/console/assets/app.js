@@ -534,6 +534,12 @@ function renderGame() {
   renderStatus();
 }
 
+// Whether a ruling is in force now (at the log's end): only those the arbiter may uphold or
+// overturn (the service refuses the others).
+function inForceNow(game, at) {
+  return rulingsInForce(game, game.frames.length - 1).some((r) => r.at === at);
+}
+
 function rulingItem(r, game, pinned) {
   const by = r.overturned_at ? ` · overturned at event ${r.overturned_at}` : "";
   return `<li class="ruling alert-${alertOf(r, game.variant) || "notice"}${pinned ? " pinned" : ""}" data-at="${r.at}">` +
@@ -541,7 +547,7 @@ function rulingItem(r, game, pinned) {
     `<div><b>${esc(r.kind)}</b> at event ${r.at}${r.side ? ` · ${esc(r.side)}` : ""} · ${esc(r.effect)}${r.result ? ` · ${esc(r.result)}` : ""} · <i>${esc(r.rule)}</i>${by}</div>` +
     `<div class="why">${esc(r.text)}</div>` +
     `<div class="evidence">evidence: ${(r.evidence || []).map((s) => `<a href="#" data-jump="${s}">${s}</a>`).join(" ")}</div>` +
-    (state.public || pinned ? "" : `<div class="actions"><button data-act="uphold" data-ruling="${r.at}">uphold…</button> <button data-act="overturn" data-ruling="${r.at}">overturn…</button></div>`) +
+    (state.public || pinned || !inForceNow(game, r.at) ? "" : `<div class="actions"><button data-act="uphold" data-ruling="${r.at}">uphold…</button> <button data-act="overturn" data-ruling="${r.at}">overturn…</button></div>`) +
     `</li>`;
 }
 
@@ -677,6 +683,10 @@ function askRuling(decision, at) {
 }
 
 function askDeclare() {
+  if (state.game.result) {
+    $("#game-error").textContent = `declare: the game is over (${state.game.result}); overturn the ruling that ended it first`;
+    return;
+  }
   const result = $("#declare-result").value;
   const text = $("#arbiter-text").value || "declared from the console";
   ask({ type: "arbiter", side: "arbiter", decision: "declare", result, text }, `Declare the result ${result}: the game ends now with ${result}. Written to the log as event ${state.game.frames.length}, with the words "${text}".`);
