@@ -463,7 +463,7 @@ fn public_view_runs_behind_by_its_delay_and_takes_no_word() {
     );
     let (status, audit) = get_json(&console, "/public/api/games/pub-xq/download/audit", None);
     assert_eq!(status, 404, "{audit}");
-    assert_eq!(audit["available"], serde_json::json!(["log"]));
+    assert_eq!(audit["available"], serde_json::json!(["log", "pgn"]));
     let page = request(&console, "GET", "/public", &[], "").unwrap();
     assert_eq!(page.status, 200);
     assert!(page.body.contains(r#"data-public="true""#));
@@ -616,7 +616,23 @@ fn the_console_reads_each_event_as_referee_replay_writes_it_after_a_reload() {
         );
         let last = events.last().expect("an event")["text"].clone();
         let frames = game["frames"].as_array().expect("frames");
-        assert_eq!(frames.last().expect("frame")["move"], last, "{fixture}");
+        // The last frame carries the last event's words, and the board's last move (which
+        // a resignation or press after it does not replace).
+        assert_eq!(frames.last().expect("frame")["words"], last, "{fixture}");
+        let last_move = events
+            .iter()
+            .rev()
+            .find(|e| e["type"] == "move")
+            .map(|e| e["text"].clone());
+        if let Some(last_move) = last_move {
+            let shown = frames.last().expect("frame")["move"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(
+                shown.starts_with(last_move.as_str().unwrap_or_default()),
+                "{fixture}: the card shows {shown:?} as the last move"
+            );
+        }
     }
 }
 

@@ -40,6 +40,9 @@ pub struct Clock {
     accounts: [Account; 2],
     running: Side,
     since_ms: u64,
+    /// The times the board's clock showed at the last presses (first, second), for a game
+    /// whose header sets no time control: what the console shows then.
+    shown: [Option<u64>; 2],
 }
 
 /// Each player's time left after the last press, and whose clock runs since then: what a
@@ -69,6 +72,7 @@ impl Clock {
             accounts: [account.clone(), account],
             running: Side::First,
             since_ms: 0,
+            shown: [None, None],
         }
     }
 
@@ -91,6 +95,10 @@ impl Clock {
     ) -> Vec<Ruling> {
         let name = side.name(self.variant);
         if self.control.is_none() {
+            if side != Side::Arbiter {
+                self.shown = [shown[0].or(self.shown[0]), shown[1].or(self.shown[1])];
+                self.running = side.opponent();
+            }
             return Vec::new();
         }
         if side != self.running {
@@ -183,6 +191,22 @@ impl Clock {
         Some(ClockTimes {
             first_ms: self.accounts[0].remaining_ms,
             second_ms: self.accounts[1].remaining_ms,
+            running: self.running,
+        })
+    }
+
+    /// Without a time control: the times the board's clock showed at the last presses (once
+    /// both sides' are known), and whose clock runs since; `None` with one (see `times`).
+    pub fn shown_times(&self) -> Option<ClockTimes> {
+        if self.control.is_some() {
+            return None;
+        }
+        let [Some(first), Some(second)] = self.shown else {
+            return None;
+        };
+        Some(ClockTimes {
+            first_ms: i64::try_from(first).unwrap_or(i64::MAX),
+            second_ms: i64::try_from(second).unwrap_or(i64::MAX),
             running: self.running,
         })
     }

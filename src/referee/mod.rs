@@ -385,6 +385,12 @@ impl Referee {
         self.clock.times()
     }
 
+    /// In a game whose header sets no time control, the times the board's clock showed at
+    /// the last presses and whose clock runs since (for the console); `None` otherwise.
+    pub fn shown_clock_times(&self) -> Option<ClockTimes> {
+        self.clock.shown_times()
+    }
+
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         self.table.fen()

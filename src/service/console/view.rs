@@ -145,12 +145,16 @@ fn tags(header: &Header) -> Value {
 /// The clocks after the last press, named by side (`red_ms`, `black_ms`), and which runs.
 /// The clocks as the last press left them: each side's time, the side whose clock runs
 /// (none once the game is over), and when the server received that press (`pressed_ms`),
-/// from which the running clock counts down; `null` for a game without clocks.
+/// from which the running clock counts down; in a game whose header sets no time control,
+/// the times the board's clock showed (`shown: true`); `null` when there are none.
 fn clock(fold: &Fold) -> Value {
     let referee = &fold.referee;
     let variant = referee.header().variant;
-    let Some(times) = referee.clock_times() else {
-        return Value::Null;
+    // Without a time control, the times the board's clock showed (`shown`).
+    let (times, shown) = match (referee.clock_times(), referee.shown_clock_times()) {
+        (Some(times), _) => (times, false),
+        (None, Some(times)) => (times, true),
+        (None, None) => return Value::Null,
     };
     let [first, second] = variant.side_names();
     json!({
@@ -158,6 +162,7 @@ fn clock(fold: &Fold) -> Value {
         format!("{second}_ms"): times.second_ms,
         "running": (referee.ending().is_none()).then(|| times.running.name(variant)),
         "pressed_ms": fold.press_received_ms,
+        "shown": shown,
     })
 }
 

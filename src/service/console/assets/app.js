@@ -184,6 +184,9 @@ function actionOf(board) {
   if (r && r.effect === "must_vary") return `${r.side || board.to_move}: must vary the move`;
   if (r && r.effect === "draw_claimable") return `${board.to_move}: may claim a draw`;
   if (r && r.kind === "board_result_signal") return "arbiter: the players signal a result";
+  // A game's own alert says who may act (renju: white may claim black's forbidden stone).
+  const own = r && (spec(board.variant)?.alerts || []).find((a) => a.kind === r.kind);
+  if (own && r.effect === "none") return own.meaning;
   return board.to_move ? `${board.to_move} to move` : "";
 }
 
@@ -455,6 +458,7 @@ function renderClocks() {
     span.textContent = `${running ? "▶ " : ""}${side} ${clockText(clockAt(frame.clock, side, now), state.millis)}`;
     span.classList.toggle("running", running);
     span.dataset.side = side;
+    span.title = frame.clock && frame.clock.shown ? "as the board's clock showed at the last press (the header sets no time control)" : "";
   }
 }
 
@@ -517,7 +521,7 @@ function renderGame() {
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
-    `<span class="n">${e.seq}</span> ${e.type === "board" ? "" : `<span class="side">${esc(e.side)}</span> `}<span class="what">${esc(e.text)}</span>` +
+    `<span class="n">${e.seq}</span> ${e.type === "board" || String(e.text).startsWith(`${e.side} `) ? "" : `<span class="side">${esc(e.side)}</span> `}<span class="what">${esc(e.text)}</span>` +
     ((e.made || []).length ? ` <span class="made">⇒ ${esc(e.made.join(" "))}</span>` : "") + `</li>`).join("");
   renderMoves(game);
   // The rulings in force at the slider; a ruling whose evidence is being looked at stays,
