@@ -657,6 +657,18 @@ pub(crate) fn report(placement: &str, ts_ms: u64) -> proto::Event {
     }
 }
 
+/// A clock press with the times the clock showed after it (first, second).
+pub(crate) fn clock_press(side: &str, first_ms: u64, second_ms: u64) -> proto::Event {
+    proto::Event {
+        side: side.into(),
+        ts_ms: None,
+        kind: Some(proto::event::Kind::Clock(proto::ClockPress {
+            first_ms: Some(first_ms),
+            second_ms: Some(second_ms),
+        })),
+    }
+}
+
 pub(crate) fn press(side: &str, ts_ms: u64) -> proto::Event {
     proto::Event {
         side: side.into(),
@@ -1129,20 +1141,14 @@ fn console_downloads_a_games_log_pdn_and_audit_bundle() {
         create_game(&mut c, "draughts", "dl-dr").await;
         let moves = vec![
             movement("white", "32", "28"),
+            clock_press("white", 299_000, 300_000),
             movement("black", "19", "23"),
             movement("white", "28", "19"),
         ];
         append(&mut c, "dl-dr", 0, moves).await;
         // A xiangqi game for PGN, with clock presses that give the times.
         create_game(&mut c, "xiangqi", "dl-pgn").await;
-        let clock = |side: &str, first: u64, second: u64| proto::Event {
-            side: side.into(),
-            ts_ms: None,
-            kind: Some(proto::event::Kind::Clock(proto::ClockPress {
-                first_ms: Some(first),
-                second_ms: Some(second),
-            })),
-        };
+        let clock = clock_press;
         let events = vec![
             movement("red", "h2", "e2"),
             clock("red", 5_399_000, 5_400_000),
@@ -1207,6 +1213,13 @@ fn console_downloads_a_games_log_pdn_and_audit_bundle() {
         .map(|(f, t)| ((*f).to_string(), (*t).to_string()))
         .collect();
     assert_eq!(moves, played, "{}", pdn.body);
+    // The mover's clock after the press that ended the move.
+    assert!(
+        pdn.body
+            .contains("1. 32-28 {[%clk 0:04:59]} 19-23 2. 28x19"),
+        "{}",
+        pdn.body
+    );
 
     let pgn = download(&console, "/api/games/dl-pgn/download/pgn", None);
     assert_eq!(pgn.status, 200, "{}", pgn.body);

@@ -17,20 +17,8 @@ use crate::common::process::ServeProcess;
 use crate::common::webdriver::{Browser, browser_paths};
 use crate::common::{create_game, repo_path};
 use crate::console::{
-    CHROMIUM_MISSING, append, client, get_json, movement, reveal, runtime, shots,
+    CHROMIUM_MISSING, append, client, clock_press, get_json, movement, reveal, runtime, shots,
 };
-
-/// A clock press with the times the clock showed after it.
-fn press_at(side: &str, first_ms: u64, second_ms: u64) -> proto::Event {
-    proto::Event {
-        side: side.into(),
-        ts_ms: None,
-        kind: Some(proto::event::Kind::Clock(proto::ClockPress {
-            first_ms: Some(first_ms),
-            second_ms: Some(second_ms),
-        })),
-    }
-}
 
 fn draw_offer(side: &str) -> proto::Event {
     proto::Event {
@@ -148,7 +136,7 @@ fn desk_clocks_tick_in_the_board_view_with_the_halls_figures() {
         .expect("create");
         let events = vec![
             movement("red", "h2", "e2"),
-            press_at("red", 5_399_000, 5_400_000),
+            clock_press("red", 5_399_000, 5_400_000),
         ];
         append(&mut c, "clock-1", 0, events).await;
         c
@@ -298,9 +286,9 @@ fn desk_words_move_list_flip_and_whose_move_after_a_reload() {
         create_game(&mut c, "xiangqi", "words-xq").await;
         let events = vec![
             movement("red", "h2", "e2"),
-            press_at("red", 5_399_000, 5_400_000),
+            clock_press("red", 5_399_000, 5_400_000),
             movement("black", "h9", "g7"),
-            press_at("black", 5_399_000, 5_398_000),
+            clock_press("black", 5_399_000, 5_398_000),
         ];
         append(&mut c, "words-xq", 0, events).await;
         create_game(&mut c, "chess_gjq", "words-gjq").await;
@@ -491,6 +479,19 @@ fn desk_arbiters_word_is_confirmed_before_it_is_written() {
         Duration::from_secs(5),
     );
     assert_eq!(stored(), 3);
+    // An overturn naming a ruling that does not exist, sent as the page sends a word: the
+    // service refuses it, the page says why, nothing is written.
+    browser.eval(
+        "arbiter({type: 'arbiter', side: 'arbiter', decision: 'overturn', ruling: 99, text: 'x'}); return 0;",
+    );
+    let refused = browser.wait_for(
+        "the refusal of an overturn of ruling 99",
+        "const e = document.querySelector('#game-error').textContent; \
+         return e.includes('no ruling in force at 99') && e;",
+        Duration::from_secs(5),
+    );
+    eprintln!("desk: {refused}");
+    assert_eq!(stored(), 3, "the refused overturn wrote nothing");
     // Looking at a ruling's evidence keeps the ruling in view, even where the slider is
     // before it.
     browser.click("#rulings li.ruling[data-at=\"2\"] [data-jump]");
@@ -630,11 +631,11 @@ fn desk_fits_a_phone_and_screenshots_for_the_readme() {
         .await;
         let events = vec![
             movement("red", "h2", "e2"),
-            press_at("red", 5_395_000, 5_400_000),
+            clock_press("red", 5_395_000, 5_400_000),
             movement("black", "h9", "g7"),
-            press_at("black", 5_395_000, 5_391_000),
+            clock_press("black", 5_395_000, 5_391_000),
             movement("red", "h0", "g2"),
-            press_at("red", 5_380_000, 5_391_000),
+            clock_press("red", 5_380_000, 5_391_000),
         ];
         append(&mut c, "round-1-b1", 0, events).await;
         create_tagged(&mut c, "chess_gjq", "round-1-b2", ["Li Chao", "Wei Yi"]).await;

@@ -11,10 +11,9 @@ use std::process::ExitCode;
 
 use crate::games::Variant;
 use crate::log::SledLog;
-use crate::referee::replay;
 use crate::stored::load_log;
 
-use super::pdn::pdn_from_referee;
+use super::pdn::pdn_from_log;
 
 /// What `export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +64,7 @@ fn export(game: &str, format: Format, data: &Path) -> Result<String, (u8, String
         ));
     }
     let events: Vec<_> = loaded.events.into_iter().map(|(_, e)| e).collect();
-    let referee = replay(&loaded.header, &events).map_err(|e| (2, format!("{game}: {e}")))?;
-    pdn_from_referee(&referee).ok_or_else(|| (2, format!("{game}: not a draughts game")))
+    pdn_from_log(&loaded.header, &events)
+        .map_err(|e| (2, format!("{game}: {e}")))?
+        .ok_or_else(|| (2, format!("{game}: not a draughts game")))
 }

@@ -12,7 +12,7 @@ use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
 use crate::games::Variant;
 use crate::games::draughts::{self, Resolution};
 use crate::games::draughts::{Color, Move, Outcome, PdnError, PdnGame, Position, write_pdn};
-use crate::referee::Referee;
+use crate::referee::{Referee, SetupError};
 
 use super::result::add_result;
 
@@ -135,12 +135,68 @@ fn side_of(color: Color) -> Side {
 /// notation (the full path only where start and end leave the captured pieces open), and
 /// the result if the game has ended. `None` for the other games.
 pub fn pdn_from_referee(referee: &Referee) -> Option<String> {
+    pdn_with_clocks(referee, &[])
+}
+
+/// A draughts game's PDN from its log: as [`pdn_from_referee`], each move that stands followed
+/// by the mover's clock after the press that ended it (`{[%clk 1:29:59]}`, as the clock
+/// showed). `Ok(None)` for the other games.
+pub fn pdn_from_log(header: &Header, events: &[Event]) -> Result<Option<String>, SetupError> {
+    let mut referee = Referee::new(header)?;
+    // The clock of each move of the record (moves a correction voids are dropped with it).
+    let mut clocks: Vec<Option<u64>> = Vec::new();
+    let mut movers: Vec<Side> = Vec::new();
+    for (seq, event) in (1..).zip(events) {
+        referee.apply(seq, event);
+        let Some(record) = referee.draughts_record() else {
+            return Ok(None);
+        };
+        let count = record.moves().count();
+        while clocks.len() > count {
+            clocks.pop();
+            movers.pop();
+        }
+        while clocks.len() < count {
+            clocks.push(None);
+            movers.push(event.side);
+        }
+        if let EventKind::Clock {
+            first_ms,
+            second_ms,
+        } = event.kind
+            && movers.last() == Some(&event.side)
+            && clocks.last() == Some(&None)
+        {
+            let shown = if event.side == Side::First {
+                first_ms
+            } else {
+                second_ms
+            };
+            if let Some(last) = clocks.last_mut() {
+                *last = shown;
+            }
+        }
+    }
+    Ok(pdn_with_clocks(&referee, &clocks))
+}
+
+/// `h:mm:ss`, as `[%clk]` writes a clock.
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn pdn_with_clocks(referee: &Referee, clocks: &[Option<u64>]) -> Option<String> {
     let record = referee.draughts_record()?;
     let start = record.start();
     let mut pos = start.clone();
     let mut texts = Vec::new();
-    for mv in record.moves() {
-        texts.push(pos.pdn_text(&mv));
+    for (i, mv) in record.moves().enumerate() {
+        let text = pos.pdn_text(&mv);
+        texts.push(match clocks.get(i).copied().flatten() {
+            Some(ms) => format!("{text} {{[%clk {}]}}", clock_text(ms)),
+            None => text,
+        });
         pos.play(&mv);
     }
     let outcome = referee.ending().map(|e| match e.result {

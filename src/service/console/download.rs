@@ -10,9 +10,8 @@ use serde_json::json;
 use crate::games::Variant;
 use crate::log::Log;
 use crate::quote::quote;
-use crate::records::pdn::pdn_from_referee;
+use crate::records::pdn::pdn_from_log;
 use crate::records::xiangqi::pgn_from_log;
-use crate::referee::replay;
 use crate::stored::{LoadedLog, load_log};
 
 use super::super::caller::Caller;
@@ -111,8 +110,9 @@ pub(super) async fn file<L: Log>(
 
 fn pdn(loaded: &LoadedLog) -> Result<String, Error> {
     let events: Vec<_> = loaded.events.iter().map(|(_, e)| e.clone()).collect();
-    let referee = replay(&loaded.header, &events)?;
-    pdn_from_referee(&referee).ok_or_else(|| Error::invalid("format", "PDN is for draughts"))
+    pdn_from_log(&loaded.header, &events)
+        .map_err(|e| Error::invalid("header", e.to_string()))?
+        .ok_or_else(|| Error::invalid("format", "PDN is for draughts"))
 }
 
 fn pgn(loaded: &LoadedLog) -> Result<String, Error> {
