@@ -318,6 +318,8 @@ fn authorized<T>(value: &str, message: T) -> Request<T> {
     r
 }
 
+/// The scheme in any case (RFC 9110 11.1: auth schemes are case-insensitive), then exactly
+/// one space and the token.
 #[tokio::test]
 async fn only_bearer_one_space_token_is_accepted() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -325,14 +327,21 @@ async fn only_bearer_one_space_token_is_accepted() {
     let server = TestServer::start_with_tokens(dir.path()).await;
     let mut c: RefereeClient<Channel> = server.client().await;
     let list = proto::ListGamesRequest::default;
-    let good = format!("Bearer {auditor}");
-    assert!(c.list_games(authorized(&good, list())).await.is_ok());
+    for good in [
+        format!("Bearer {auditor}"),
+        format!("bearer {auditor}"),
+        format!("BEARER {auditor}"),
+    ] {
+        let answer = c.list_games(authorized(&good, list())).await;
+        assert!(answer.is_ok(), "{good:?}: {answer:?}");
+    }
     for bad in [
         auditor.clone(),
         format!("Bearer  {auditor}"),
         format!("Bearer {auditor} "),
-        format!("bearer {auditor}"),
+        format!("Bearerx{auditor}"),
         format!("Bearer\t{auditor}"),
+        format!("Basic {auditor}"),
     ] {
         let status = c
             .list_games(authorized(&bad, list()))
@@ -373,6 +382,7 @@ fn the_console_parses_its_authorization_header_the_same_way() {
         .expect("console answers")
     };
     assert_eq!(get(&format!("Bearer {auditor}")).status, 200);
+    assert_eq!(get(&format!("bearer {auditor}")).status, 200);
     for bad in [auditor.clone(), format!("Bearer  {auditor}")] {
         let answer = get(&bad);
         assert_eq!(answer.status, 401, "{bad:?}: {}", answer.body);

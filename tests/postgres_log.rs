@@ -219,7 +219,13 @@ async fn unknown_games_and_bad_requests_are_rejected() {
     create(&log, GAME).await;
     let again = log.create(GAME, HEADER.into(), "cli").await.unwrap();
     assert_eq!(again, Err(Rejection::GameExists { game: GAME.into() }));
-    for bad in [String::new(), "x".repeat(129)] {
+    // Empty, too long, or with a character a terminal or a log line would not show as it
+    // is (a newline, NUL, the escape of a terminal sequence, DEL, a bidirectional override).
+    let hidden = ["r1\nb2", "r1\0", "r1\u{1b}[2J", "r1\u{7f}", "r1\u{202e}2b"];
+    for bad in [String::new(), "x".repeat(129)]
+        .into_iter()
+        .chain(hidden.map(String::from))
+    {
         let rejected = log.create(&bad, HEADER.into(), "cli").await.unwrap();
         assert!(
             matches!(rejected, Err(Rejection::BadGameId { .. })),

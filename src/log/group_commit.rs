@@ -20,7 +20,7 @@ use tokio::sync::oneshot;
 use super::anchor::Mark;
 use super::disk::Disk;
 use super::layout::{self, DirEntry, Head};
-use super::limits::{check_body, check_events, check_game_id};
+use super::limits::{check_body, check_events, check_game_id, check_new_game_id};
 use super::record::{self, Unsealed, ZERO_HASH};
 use super::recovery::guarded;
 use super::sled_log::Store;
@@ -315,7 +315,7 @@ impl Committer {
         header: &str,
         writer: &str,
     ) -> Outcome<Record> {
-        if let Err(rejection) = check_game_id(game).and_then(|()| check_body(0, header)) {
+        if let Err(rejection) = check_new_game_id(game).and_then(|()| check_body(0, header)) {
             return Ok(Err(rejection));
         }
         if p.game(game)?.is_some() {

@@ -14,6 +14,28 @@ pub(super) fn check_game_id(game: &str) -> Result<(), Rejection> {
     Err(Rejection::BadGameId { reason })
 }
 
+/// A new game's id: as [`check_game_id`], and no character that a terminal, a log line or a
+/// file name would not show as it is: control characters (newline, NUL, the escape that
+/// starts a terminal sequence, DEL, C1) and the bidirectional overrides and isolates that
+/// reorder what is shown. Games already stored keep their ids (a store restored from an
+/// export is checked only as [`check_game_id`]).
+pub(super) fn check_new_game_id(game: &str) -> Result<(), Rejection> {
+    check_game_id(game)?;
+    let hidden = |c: &char| {
+        c.is_control() || matches!(*c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    match game.chars().find(hidden) {
+        Some(c) => Err(Rejection::BadGameId {
+            reason: format!(
+                "it contains U+{:04X}, a control character that logs, file names and terminals \
+                 cannot show as it is",
+                u32::from(c)
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 pub(super) fn check_events(events: &[NewEvent]) -> Result<(), Rejection> {
     if events.is_empty() {
         return Err(Rejection::EmptyAppend);

@@ -8,11 +8,12 @@ use crate::event::Side;
 
 use super::Error;
 
-/// The scheme of an `authorization` value, with the one space that ends it (RFC 6750).
+/// The scheme of an `authorization` value, with the one space that ends it (RFC 6750); the
+/// scheme's letters in any case (RFC 9110 11.1: auth schemes are case-insensitive).
 const BEARER: &[u8] = b"Bearer ";
 
 /// The token of an `authorization` value, which must be exactly `Bearer <token>`: the
-/// scheme as written, one space, and a token of visible ASCII. Anything else (no scheme,
+/// scheme (in any case: `bearer`, `BEARER`), one space, and a token of visible ASCII. Anything else (no scheme,
 /// another scheme, two spaces, a trailing space) is refused, not repaired: a client that
 /// sends it has a bug that would otherwise only show on a stricter server. The console's
 /// HTTP API hands its header to the same check.
@@ -24,7 +25,10 @@ fn bearer(value: &[u8]) -> Result<&str, Denied> {
                 .into(),
         )
     };
-    let token = value.strip_prefix(BEARER).ok_or_else(malformed)?;
+    let token = match value.split_at_checked(BEARER.len()) {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case(BEARER) => token,
+        _ => return Err(malformed()),
+    };
     if token.is_empty() || !token.iter().all(u8::is_ascii_graphic) {
         return Err(malformed());
     }

@@ -486,12 +486,27 @@ impl<L: Log> Service<L> {
         from_seq: u64,
         permit: Option<StreamPermit>,
     ) -> Result<WatchStream, Error> {
-        self.log
-            .info(game)
-            .await?
-            .ok_or_else(|| crate::log::Rejection::UnknownGame {
-                game: game.to_string(),
-            })?;
+        let info =
+            self.log
+                .info(game)
+                .await?
+                .ok_or_else(|| crate::log::Rejection::UnknownGame {
+                    game: game.to_string(),
+                })?;
+        // From the first event to the next one to come; further on is no seq this game has
+        // reached, and the stream would wait for it forever.
+        let next = info.last_seq.saturating_add(1);
+        if from_seq > next {
+            return Err(Error::invalid(
+                "from_seq",
+                format!(
+                    "game {} has {} events: watch from 0 or 1 (the start) up to {next} (the next \
+                     event to come), not {from_seq}",
+                    crate::quote::quote(game),
+                    info.last_seq
+                ),
+            ));
+        }
         let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
         let (live, game) = (Arc::clone(&self.live), game.to_string());
         let running = watcher::Running::new(&self.watchers);

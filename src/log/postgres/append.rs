@@ -19,7 +19,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Transaction};
 
 use super::super::layout::Head;
-use super::super::limits::{check_body, check_events, check_game_id};
+use super::super::limits::{check_body, check_events, check_new_game_id};
 use super::super::record::{HASH_LEN, Unsealed, ZERO_HASH};
 use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection, now_ms};
 use super::chain::{self, COLUMNS};
@@ -51,7 +51,7 @@ impl Writes {
         header: &str,
         writer: &str,
     ) -> Result<Attempt<Record>, Error> {
-        if let Err(rejection) = check_game_id(game).and_then(|()| check_body(0, header)) {
+        if let Err(rejection) = check_new_game_id(game).and_then(|()| check_body(0, header)) {
             return Ok(Attempt::Decided(Ok(Err(rejection))));
         }
         let tx = begin(client).await?;
