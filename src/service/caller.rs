@@ -133,12 +133,15 @@ mod tests {
     #[test]
     fn only_bearer_one_space_token_is_a_token() {
         assert_eq!(bearer(b"Bearer rt_b1_00ff"), Ok("rt_b1_00ff"));
+        // The scheme in any case (RFC 9110 11.1).
+        assert_eq!(bearer(b"bearer rt_b1_00ff"), Ok("rt_b1_00ff"));
+        assert_eq!(bearer(b"BEARER rt_b1_00ff"), Ok("rt_b1_00ff"));
         for bad in [
             &b"rt_b1_00ff"[..],
             b"Bearer  rt_b1_00ff",
             b"Bearer rt_b1_00ff ",
             b"Bearer\trt_b1_00ff",
-            b"bearer rt_b1_00ff",
+            b"Bearerrt_b1_00ff",
             b"Basic rt_b1_00ff",
             b"Bearer ",
             b"Bearer rt_b1 00ff",

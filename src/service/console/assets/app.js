@@ -475,7 +475,7 @@ function moveRows(game) {
   const plies = [];
   for (const e of game.events) {
     if (e.type === "move" || e.type === "place") plies.push({ seq: e.seq, side: e.side, text: e.text });
-    else if (e.type === "reveal" && plies.length) plies[plies.length - 1].text += ` ${e.text}`;
+    else if (e.type === "reveal" && plies.length) plies[plies.length - 1].text += e.text; // chess_gjq 9.3 "e2-e4车"
     if ((e.made || []).length) {
       let side = game.frames[e.seq - 1] ? game.frames[e.seq - 1].to_move : null;
       for (const text of e.made) {
