@@ -82,6 +82,56 @@ pub fn parse<N: Notation>(text: &str, notation: N) -> Result<Vec<Game<N::Move>>,
 }
 
 /// `12.`, `01.`, `6...`: a move number.
+/// Writes a game in the PGN family (xiangqi PGN, draughts PDN): the tags, then the moves
+/// (already written, comments included) numbered `1. a b 2. ...` (`1... b` when the second
+/// side moves first) and wrapped near 80 columns, then the result.
+pub fn write(
+    tags: &[(String, String)],
+    second_first: bool,
+    moves: &[String],
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+    let offset = usize::from(second_first);
+    let mut words = Vec::with_capacity(moves.len() * 3 / 2 + 2);
+    for (i, mv) in moves.iter().enumerate() {
+        let ply = i + offset;
+        if ply % 2 == 0 {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            words.push(format!("{}...", ply / 2 + 1));
+        }
+        words.push(mv.clone());
+    }
+    words.push(result.to_string());
+    // Words joined by spaces into lines of at most 79 columns (a longer word its own line).
+    let mut width = 0;
+    for word in &words {
+        if width > 0 && width + 1 + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        width += word.len();
+        out.push_str(word);
+    }
+    out.push('\n');
+    out
+}
+
+/// A move's clock as PGN writes it after the move: `{[%clk 1:29:59]}`.
+pub fn clock_comment(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{{[%clk {}:{:02}:{:02}]}}", s / 3600, s / 60 % 60, s % 60)
+}
+
 pub fn is_move_number(text: &str) -> bool {
     let digits = text.trim_end_matches('.');
     digits.len() < text.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())

@@ -12,6 +12,7 @@ use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
 use crate::games::Variant;
 use crate::games::draughts::{self, Resolution};
 use crate::games::draughts::{Color, Move, Outcome, PdnError, PdnGame, Position, write_pdn};
+use crate::games::pgn_text;
 use crate::referee::{Referee, SetupError};
 
 use super::result::add_result;
@@ -180,12 +181,6 @@ pub fn pdn_from_log(header: &Header, events: &[Event]) -> Result<Option<String>,
     Ok(pdn_with_clocks(&referee, &clocks))
 }
 
-/// `h:mm:ss`, as `[%clk]` writes a clock.
-fn clock_text(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
 fn pdn_with_clocks(referee: &Referee, clocks: &[Option<u64>]) -> Option<String> {
     let record = referee.draughts_record()?;
     let start = record.start();
@@ -194,7 +189,7 @@ fn pdn_with_clocks(referee: &Referee, clocks: &[Option<u64>]) -> Option<String> 
     for (i, mv) in record.moves().enumerate() {
         let text = pos.pdn_text(&mv);
         texts.push(match clocks.get(i).copied().flatten() {
-            Some(ms) => format!("{text} {{[%clk {}]}}", clock_text(ms)),
+            Some(ms) => format!("{text} {}", pgn_text::clock_comment(ms)),
             None => text,
         });
         pos.play(&mv);

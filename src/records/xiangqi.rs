@@ -4,8 +4,8 @@
 //! recorded draw is the last mover's offer and its acceptance).
 
 use crate::event::{Event, EventKind, GameResult, Header, Side, Square};
-use crate::games::Variant;
 use crate::games::xiangqi::{Color, Move, Outcome, PgnError, PgnGame, Position};
+use crate::games::{Variant, pgn_text};
 
 use crate::referee::{Referee, SetupError};
 
@@ -130,49 +130,17 @@ pub fn pgn_from_log(header: &Header, events: &[Event]) -> Result<String, SetupEr
     }
     tags.push(("Format".into(), "ICCS".into()));
     tags.push(("Result".into(), result.into()));
-    let mut out = String::new();
-    for (name, value) in &tags {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        out.push_str(&format!("[{name} \"{value}\"]\n"));
-    }
-    out.push('\n');
     let black_first = header
         .start
         .as_deref()
         .and_then(|fen| Position::from_fen(fen).ok())
         .is_some_and(|p| p.side_to_move() == Color::Black);
-    let mut words = Vec::new();
-    for (i, (mv, _, clock)) in moves.iter().enumerate() {
-        let ply = i + usize::from(black_first);
-        if ply % 2 == 0 {
-            words.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
-            words.push(format!("{}...", ply / 2 + 1));
-        }
-        words.push(mv.clone());
-        if let Some(ms) = clock {
-            words.push(format!("{{[%clk {}]}}", clock_text(*ms)));
-        }
-    }
-    words.push(result.to_string());
-    let mut width = 0;
-    for word in words {
-        if width > 0 && width + 1 + word.len() > 79 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        width += word.len();
-        out.push_str(&word);
-    }
-    out.push('\n');
-    Ok(out)
-}
-
-/// `h:mm:ss`, as `[%clk]` writes a clock.
-fn clock_text(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    let moves: Vec<String> = moves
+        .into_iter()
+        .map(|(mv, _, clock)| match clock {
+            Some(ms) => format!("{mv} {}", pgn_text::clock_comment(ms)),
+            None => mv,
+        })
+        .collect();
+    Ok(pgn_text::write(&tags, black_first, &moves, result))
 }

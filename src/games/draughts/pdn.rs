@@ -319,51 +319,7 @@ pub fn write_pdn(
     moves: &[String],
     result: &str,
 ) -> String {
-    let mut out = String::new();
-    for (name, value) in tags {
-        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-        out.push_str(&format!("[{name} \"{value}\"]\n"));
-    }
-    out.push('\n');
-    let mut words = numbered(first, moves);
-    words.push(result.to_string());
-    out.push_str(&wrapped(&words));
-    out
-}
-
-/// `1. 32-28 18-23 2. ...`, or `1... 18-23 2. ...` when black moves first.
-fn numbered(first: Color, moves: &[String]) -> Vec<String> {
-    let offset = usize::from(first == Color::Black);
-    let mut words = Vec::with_capacity(moves.len() * 3 / 2 + 2);
-    for (i, mv) in moves.iter().enumerate() {
-        let ply = i + offset;
-        if ply % 2 == 0 {
-            words.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
-            words.push(format!("{}...", ply / 2 + 1));
-        }
-        words.push(mv.clone());
-    }
-    words
-}
-
-/// Words joined by spaces into lines of at most 79 columns (a longer word gets its own line).
-fn wrapped(words: &[String]) -> String {
-    let mut out = String::new();
-    let mut width = 0;
-    for word in words {
-        if width > 0 && width + 1 + word.len() > 79 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        width += word.len();
-        out.push_str(word);
-    }
-    out.push('\n');
-    out
+    crate::games::pgn_text::write(tags, first == Color::Black, moves, result)
 }
 
 /// The PDN result of an outcome, in the points of draughts 12.6 (win 2, draw 1, loss 0).
