@@ -1219,8 +1219,8 @@ impl referee::log::Log for OneGameUnreadable {
         self.inner.games().await
     }
 
-    fn stopped(&self) -> Option<String> {
-        self.inner.stopped()
+    async fn writable(&self) -> referee::log::Writable {
+        self.inner.writable().await
     }
 
     async fn watch(

@@ -119,15 +119,44 @@ pub enum Error {
     /// The log has shut down (or its writer stopped); nothing more can be appended or watched.
     #[error("the log is closed")]
     Closed,
+    /// The store cannot be reached for now (a database restarting or failing over, a
+    /// connection refused or broken): nothing is known to be lost. An append that got this
+    /// may or may not be stored; retry it with the same event ids after a moment.
+    #[error("the store is unavailable for now: {0}; retry with the same event ids")]
+    Unavailable(String),
+    /// The file system holding the store is full: nothing more can be written until space is
+    /// freed. What was acknowledged is intact.
+    #[error(
+        "no space left for the store: {0}. What was acknowledged is intact; free space on \
+         that file system (then restart the service if it says so)"
+    )]
+    NoSpace(String),
+    /// Another process holds the store open (sled locks its directory): it is in use, not
+    /// damaged.
+    #[error("the store is in use: {0}")]
+    InUse(String),
+}
+
+impl Error {
+    /// Whether the failure may pass by itself (the request is worth retrying as it is):
+    /// a store unavailable for now, or one that has shut down.
+    pub fn is_temporary(&self) -> bool {
+        matches!(self, Error::Unavailable(_) | Error::Closed)
+    }
 }
 
 impl From<sled::Error> for Error {
     fn from(e: sled::Error) -> Self {
-        match corruption(&e) {
+        if let Some(found) = corruption(&e) {
             // sled found its own files damaged: the store cannot be trusted. Where a game's
             // read meets it, the reader names the game and seq instead (`DataLoss`).
-            Some(found) => Error::Damaged(found),
-            None => Error::Storage(e.to_string()),
+            return Error::Damaged(found);
+        }
+        match e {
+            // sled's own text for these is Rust's debug form of the io::Error
+            // ("IO error: Os { code: 28, kind: StorageFull, ... }"): say it in words.
+            sled::Error::Io(io) => Error::from(io),
+            other => Error::Storage(other.to_string()),
         }
     }
 }
@@ -145,8 +174,16 @@ pub(super) fn corruption(e: &sled::Error) -> Option<String> {
 }
 
 impl From<std::io::Error> for Error {
+    /// By cause: a full file system or quota is [`Error::NoSpace`], anything else
+    /// [`Error::Storage`]; in the operating system's words, never Rust's debug text.
     fn from(e: std::io::Error) -> Self {
-        Error::Storage(e.to_string())
+        use std::io::ErrorKind;
+        match e.kind() {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+                Error::NoSpace(e.to_string())
+            }
+            _ => Error::Storage(e.to_string()),
+        }
     }
 }
 
@@ -170,5 +207,25 @@ mod tests {
         );
         let io = Error::from(sled::Error::Io(std::io::Error::other("disk gone")));
         assert!(matches!(io, Error::Storage(_)), "{io:?}");
+    }
+
+    #[test]
+    fn a_full_disk_is_no_space_in_words_not_rust_debug_text() {
+        let full = std::io::Error::from_raw_os_error(28);
+        for error in [
+            Error::from(sled::Error::Io(full)),
+            Error::from(std::io::Error::from_raw_os_error(28)),
+        ] {
+            let Error::NoSpace(_) = &error else {
+                panic!("expected NoSpace, got {error:?}");
+            };
+            let text = error.to_string();
+            assert!(text.contains("No space left on device"), "{text}");
+            assert!(
+                !text.contains("Os {") && !text.contains("StorageFull"),
+                "{text}"
+            );
+            assert!(!text.contains("damaged"), "{text}");
+        }
     }
 }

@@ -199,9 +199,20 @@ struct Committer {
     /// Set after a failed commit. The failed batch may sit half-durable in sled's memory, so
     /// committing anything after it could make an answered-as-failed append durable: refuse
     /// every write until a restart recovers what really reached the disk.
-    broken: Option<String>,
+    broken: Option<Error>,
     /// `broken`, as the handle sees it (health checks read it from other threads).
     stopped: Arc<Mutex<Option<String>>>,
+}
+
+/// What a write is told once the writer stopped at `why`: the same cause (a full disk stays
+/// RESOURCE_EXHAUSTED to a client), saying that only a restart resumes writing.
+fn after_stop(why: &Error) -> Error {
+    const RESTART: &str = "the log writer stopped at that failed commit and refuses every \
+                           write until the service restarts (acknowledged events are intact)";
+    match why {
+        Error::NoSpace(text) => Error::NoSpace(format!("{text}; {RESTART}")),
+        other => Error::Storage(format!("{other}; {RESTART}")),
+    }
 }
 
 impl Committer {
@@ -219,8 +230,7 @@ impl Committer {
             .requests
             .fetch_add(len_u64(group.len()), Ordering::Relaxed);
         if let Some(why) = &self.broken {
-            let failure =
-                Error::Storage(format!("log writer stopped after a failed commit: {why}"));
+            let failure = after_stop(why);
             group
                 .into_iter()
                 .for_each(|request| Answer::refuse(request, &failure));
@@ -252,8 +262,9 @@ impl Committer {
     fn stop(&mut self, e: &Error) {
         if self.broken.is_none() {
             tracing::error!(error = %e, "log commit failed; refusing further writes");
-            self.broken = Some(e.to_string());
-            *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) = self.broken.clone();
+            self.broken = Some(e.clone());
+            *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) =
+                Some(after_stop(e).to_string());
         }
     }
 

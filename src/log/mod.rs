@@ -47,6 +47,19 @@ pub use tokio_stream::Stream;
 pub use anchor::{ANCHOR_FILE, acknowledged};
 pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
+
+/// Whether a log takes writes now: what health reports, with the reason an operator reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Writable {
+    /// Writes are taken.
+    Yes,
+    /// Not now, but it may pass by itself (a database failing over or unreachable, its disk
+    /// full): health follows it back to SERVING without a restart.
+    ForNow(String),
+    /// Not until the service restarts (sled's writer stopped after a failed commit); the
+    /// text says why and what to do.
+    UntilRestart(String),
+}
 pub use group_commit::CommitStats;
 pub use postgres::{PG_CONNECTIONS, PgLog};
 pub use record::{HASH_LEN, ZERO_HASH};
@@ -217,9 +230,9 @@ pub trait Log: Clone + Send + Sync + 'static {
     /// Every game, in creation order.
     fn games(&self) -> impl Future<Output = Result<Vec<GameInfo>, Error>> + Send;
 
-    /// Why the log refuses every write, if it does: its writer stopped after a failed
-    /// commit (a full or failing disk) and only a restart recovers. `None` while healthy.
-    fn stopped(&self) -> Option<String>;
+    /// Whether the log takes writes now, as health reports it. Cheap enough to ask a few
+    /// times a second (a backend across the network answers from a recent probe).
+    fn writable(&self) -> impl Future<Output = Writable> + Send;
 
     /// Records from `from` on: first those already stored, then each new one as it is
     /// appended; ends only on error or drop. Many watchers per game.

@@ -17,7 +17,7 @@ use super::group_commit::{CommitStats, Writer};
 use super::layout::{DirEntry, Head};
 use super::recovery::{self, Damage, Trust};
 use super::watch::Follow;
-use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream};
+use super::{Appended, Error, GameInfo, Log, NewEvent, Record, Rejection, Stream, Writable};
 
 /// Records checked per read by `verify_all`, so a long game is not loaded whole.
 const VERIFY_CHUNK: u64 = 4096;
@@ -193,8 +193,11 @@ impl Log for SledLog {
         Ok(games.into_iter().map(|(_, info)| info).collect())
     }
 
-    fn stopped(&self) -> Option<String> {
-        self.inner.writer.stopped()
+    async fn writable(&self) -> Writable {
+        match self.inner.writer.stopped() {
+            None => Writable::Yes,
+            Some(why) => Writable::UntilRestart(why),
+        }
     }
 
     async fn watch(

@@ -130,6 +130,36 @@ fn fell_behind(message: String, resume: u64) -> tonic::Status {
     tonic::Status::with_metadata(tonic::Code::Aborted, message, trailers)
 }
 
+/// Metadata (trailer) of an UNAVAILABLE status the store caused: how long to wait before
+/// retrying, in milliseconds. The name is gRPC's own server pushback (gRFC A6), which gRPC
+/// clients with a retry policy obey; others read it as a hint.
+pub const RETRY_PUSHBACK_MS: &str = "grpc-retry-pushback-ms";
+
+/// How long a client is asked to wait after the store was unavailable: a PostgreSQL failover
+/// takes 2-10 s here, and a board resending every second finds it back within a second.
+const RETRY_AFTER_MS: u32 = 1000;
+
+/// UNAVAILABLE with the retry delay in its metadata: the request is worth sending again as
+/// it is (with the same event ids).
+pub fn unavailable(message: String) -> tonic::Status {
+    let mut trailers = tonic::metadata::MetadataMap::new();
+    trailers.insert(RETRY_PUSHBACK_MS, RETRY_AFTER_MS.into());
+    tonic::Status::with_metadata(tonic::Code::Unavailable, message, trailers)
+}
+
+/// A log failure's status, by cause: temporary is UNAVAILABLE (retry), a full disk
+/// RESOURCE_EXHAUSTED, data that is gone DATA_LOSS, an unknown storage failure INTERNAL.
+fn log_status(error: &log::Error, message: String) -> tonic::Status {
+    match error {
+        log::Error::DataLoss { .. } | log::Error::Damaged(_) => tonic::Status::data_loss(message),
+        log::Error::Closed | log::Error::Unavailable(_) | log::Error::InUse(_) => {
+            unavailable(message)
+        }
+        log::Error::NoSpace(_) => tonic::Status::resource_exhausted(message),
+        log::Error::Storage(_) => tonic::Status::internal(message),
+    }
+}
+
 impl From<Error> for tonic::Status {
     fn from(error: Error) -> tonic::Status {
         let message = bounded(error.to_string());
@@ -148,16 +178,12 @@ impl From<Error> for tonic::Status {
                 | Rejection::BadEvent { .. } => tonic::Status::invalid_argument(message),
             },
             Error::Setup(_) => tonic::Status::invalid_argument(message),
-            Error::Log(log::Error::DataLoss { .. } | log::Error::Damaged(_)) => {
-                tonic::Status::data_loss(message)
-            }
-            Error::Log(log::Error::Closed) => tonic::Status::unavailable(message),
-            Error::Log(log::Error::Storage(_)) => tonic::Status::internal(message),
+            Error::Log(e) => log_status(&e, message),
             Error::Unreadable { .. } => tonic::Status::data_loss(message),
             Error::FellBehind { resume, .. } => fell_behind(message, resume),
             Error::Denied(Denied::Unauthenticated(_)) => tonic::Status::unauthenticated(message),
             Error::Denied(Denied::PermissionDenied(_)) => tonic::Status::permission_denied(message),
-            Error::Unavailable(_) => tonic::Status::unavailable(message),
+            Error::Unavailable(_) => unavailable(message),
             Error::Audit(e) => match e {
                 crate::audit::Error::UnknownGame(_) => tonic::Status::not_found(message),
                 crate::audit::Error::Malformed { .. } | crate::audit::Error::PinnedKey { .. } => {

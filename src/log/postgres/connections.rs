@@ -8,7 +8,7 @@
 
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_postgres::{Client, NoTls};
@@ -24,9 +24,18 @@ pub(super) struct Connections {
     url: String,
     idle: Mutex<Vec<Client>>,
     permits: Arc<Semaphore>,
-    /// Why the last attempt to connect failed, until one succeeds: what `stopped` reports.
+    /// Why the last attempt to connect failed, until one succeeds.
     down: Mutex<Option<String>>,
+    /// The last health probe: when, and what it found.
+    probed: Mutex<Option<(Instant, Result<(), String>)>>,
 }
+
+/// How long a health probe's answer is reused: a health check polled four times a second
+/// costs the database one query a second.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a probe may take before the database counts as unreachable.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// A checked-out connection; closed on drop unless [`released`](Conn::release).
 pub(super) struct Conn {
@@ -43,7 +52,49 @@ impl Connections {
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(size.max(1))),
             down: Mutex::new(None),
+            probed: Mutex::new(None),
         })
+    }
+
+    /// Whether the database takes writes now: a connection to a primary (not a standby, as a
+    /// demoted node is during a failover). Answered from the last probe if it is recent; with
+    /// every connection busy, the pool is working and the last connect decides.
+    pub async fn probe(self: &Arc<Self>) -> Result<(), String> {
+        if let Some((at, found)) = &*self.probed.lock().unwrap_or_else(PoisonError::into_inner)
+            && at.elapsed() < PROBE_EVERY
+        {
+            return found.clone();
+        }
+        let found = if self.permits.available_permits() == 0 {
+            self.down().map_or(Ok(()), Err)
+        } else {
+            match tokio::time::timeout(PROBE_TIMEOUT, self.ask_primary()).await {
+                Ok(found) => found.map_err(|e| e.to_string()),
+                Err(_) => Err(format!(
+                    "postgres: no answer to a health probe within {} s",
+                    PROBE_TIMEOUT.as_secs()
+                )),
+            }
+        };
+        *self.probed.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((Instant::now(), found.clone()));
+        found
+    }
+
+    async fn ask_primary(self: &Arc<Self>) -> Result<(), Error> {
+        let conn = self.get().await?;
+        let row = conn
+            .query_one("SELECT pg_is_in_recovery()", &[])
+            .await
+            .map_err(|e| failed("probing the database", e))?;
+        let standby: bool = row.get(0);
+        conn.release();
+        if standby {
+            return Err(Error::Unavailable(
+                "postgres: connected to a standby (read-only), the primary is changing".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// A connection: an idle one that is still open, else a new one. Waits while all are busy.
@@ -79,8 +130,9 @@ impl Connections {
     pub async fn connect(&self) -> Result<Client, Error> {
         let result = tokio::time::timeout(CONNECT_TIMEOUT, self.open()).await;
         let result = result.unwrap_or_else(|_| {
-            Err(Error::Storage(format!(
-                "postgres: no connection within {CONNECT_TIMEOUT:?}"
+            Err(Error::Unavailable(format!(
+                "postgres: no connection within {} s",
+                CONNECT_TIMEOUT.as_secs()
             )))
         });
         let mut down = self.down.lock().unwrap_or_else(PoisonError::into_inner);

@@ -48,7 +48,7 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-use super::{Appended, Error, GameInfo, Lease, Log, NewEvent, Record, Rejection, Stream};
+use super::{Appended, Error, GameInfo, Lease, Log, NewEvent, Record, Rejection, Stream, Writable};
 use append::{Attempt, Outcome, Writes};
 use connections::Connections;
 use heads::Heads;
@@ -295,10 +295,13 @@ impl Log for PgLog {
         rows.iter().map(game_info).collect()
     }
 
-    /// Why the log refuses every write, if it does: the database could not be reached at the
-    /// last attempt to connect. `None` once a connection succeeds again.
-    fn stopped(&self) -> Option<String> {
-        self.inner.connections.down()
+    /// Whether the database takes writes now (a recent probe): any stop is for now only, as
+    /// a failover or a restart of the database passes by itself.
+    async fn writable(&self) -> Writable {
+        match self.inner.connections.probe().await {
+            Ok(()) => Writable::Yes,
+            Err(why) => Writable::ForNow(why),
+        }
     }
 
     /// Records from `from` on: first those already stored, then each new one as it is
@@ -348,7 +351,61 @@ fn raced_too_often(game: &str) -> Error {
 
 /// A driver error as the log's: the operation that failed and what the server said.
 pub(super) fn failed(doing: &str, e: tokio_postgres::Error) -> Error {
-    Error::Storage(format!("postgres: {doing}: {e}"))
+    let text = format!("postgres: {doing}: {e}");
+    match failure(&e) {
+        Failure::Temporary => Error::Unavailable(text),
+        Failure::NoSpace => Error::NoSpace(text),
+        Failure::Other => Error::Storage(text),
+    }
+}
+
+/// What kind of failure a database error is, for the status a client is given.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// The database cannot be reached for now or is changing primary: retry.
+    Temporary,
+    /// The database's disk is full.
+    NoSpace,
+    /// Anything else.
+    Other,
+}
+
+fn failure(e: &tokio_postgres::Error) -> Failure {
+    use tokio_postgres::error::SqlState;
+    let Some(db) = e.as_db_error() else {
+        // No answer from the server: the connection was refused, broke or closed (a restart,
+        // a failover, the network) — temporary. Anything else (a bad password, a value that
+        // does not convert) is not.
+        let io = std::error::Error::source(e).is_some_and(|cause| cause.is::<std::io::Error>());
+        return if e.is_closed() || io {
+            Failure::Temporary
+        } else {
+            Failure::Other
+        };
+    };
+    let code = db.code();
+    if *code == SqlState::DISK_FULL {
+        return Failure::NoSpace;
+    }
+    let temporary = [
+        SqlState::ADMIN_SHUTDOWN,
+        SqlState::CRASH_SHUTDOWN,
+        SqlState::CANNOT_CONNECT_NOW,
+        // Still connected to a node that was demoted, or to a standby.
+        SqlState::READ_ONLY_SQL_TRANSACTION,
+        SqlState::TOO_MANY_CONNECTIONS,
+        SqlState::T_R_SERIALIZATION_FAILURE,
+        SqlState::T_R_DEADLOCK_DETECTED,
+        SqlState::LOCK_NOT_AVAILABLE,
+        SqlState::QUERY_CANCELED,
+        SqlState::IDLE_SESSION_TIMEOUT,
+    ];
+    // Class 08: connection exception.
+    if temporary.contains(code) || code.code().starts_with("08") {
+        Failure::Temporary
+    } else {
+        Failure::Other
+    }
 }
 
 /// A seq or a time as PostgreSQL's BIGINT.

@@ -171,6 +171,8 @@ fn refuse(status: StatusCode, message: &str) -> Response {
 
 /// The service's error as HTTP: the status its gRPC code means, and the same message.
 fn failed(error: Error) -> Response {
+    // A full disk is the server's storage, not the caller's rate (429).
+    let no_space = matches!(error, Error::Log(crate::log::Error::NoSpace(_)));
     let status = tonic::Status::from(error);
     let http = match status.code() {
         tonic::Code::InvalidArgument | tonic::Code::OutOfRange => StatusCode::BAD_REQUEST,
@@ -180,11 +182,24 @@ fn failed(error: Error) -> Response {
         }
         tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
         tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
+        tonic::Code::ResourceExhausted if no_space => StatusCode::INSUFFICIENT_STORAGE,
         tonic::Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
         tonic::Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    refuse(http, status.message())
+    let mut response = refuse(http, status.message());
+    // The same retry delay gRPC clients are given, as HTTP says it (whole seconds).
+    if let Some(ms) = status
+        .metadata()
+        .get(super::error::RETRY_PUSHBACK_MS)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, ms.div_ceil(1000).into());
+    }
+    response
 }
 
 // ---- who asks ----
