@@ -235,3 +235,42 @@ async fn on_a_full_disk_health_says_so_and_sigterm_still_exits() {
     println!("server said:\n{}", server.stderr());
     status.expect("exited within 10 s");
 }
+
+/// SIGTERM ends an open Play stream with UNAVAILABLE, not OK, naming the last seq
+/// acknowledged on it (message and trailer) with a retry delay: a board whose last message
+/// got no answer cannot mistake the end of the stream for its acknowledgement (issue 33).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_ends_a_play_stream_unavailable_naming_the_last_acknowledged_seq() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let grace = GRACE_MS.to_string();
+    let mut server = ServeProcess::start(dir.path(), &["--shutdown-grace-ms", &grace]);
+    let open = open_streams(&server.url, false).await;
+    let (_moves, mut play) = open._play;
+    server.signal("TERM");
+    let ended = tokio::time::timeout(Duration::from_secs(10), play.next())
+        .await
+        .expect("the stream ends within 10 s");
+    let status = match ended {
+        Some(Err(status)) => status,
+        other => panic!("the Play stream must end with a status, not {other:?}"),
+    };
+    assert_eq!(status.code(), tonic::Code::Unavailable, "{status:?}");
+    let message = status.message();
+    assert!(
+        message.contains("shutting down")
+            && message.contains("the last event acknowledged on this stream is seq 1")
+            && message.contains("resend"),
+        "{message}"
+    );
+    let trailer = |name: &str| {
+        status
+            .metadata()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    assert_eq!(trailer("referee-last-acked-seq").as_deref(), Some("1"));
+    assert_eq!(trailer("grpc-retry-pushback-ms").as_deref(), Some("1000"));
+    let status = server.wait_for_exit(Duration::from_secs(10));
+    assert!(status.expect("exited").success(), "{}", server.stderr());
+}

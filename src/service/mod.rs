@@ -643,10 +643,18 @@ impl<L: Log> RefereeApi for Service<L> {
         tokio::spawn(async move {
             let _counted_until_the_stream_ends = permit;
             let mut game = String::new();
+            // The last seq acknowledged on this stream, for the status that ends it at shutdown.
+            let mut acked: Option<u64> = None;
             loop {
                 let message = tokio::select! {
+                    // A message already received is answered before the stream ends.
+                    biased;
                     m = incoming.next() => m,
-                    _ = closed(&mut closing) => None,
+                    () = closed(&mut closing) => {
+                        let status = shutting_down(&this, &game, acked).await;
+                        let _ = tx.send(Err(status)).await;
+                        break;
+                    }
                 };
                 let Some(message) = message else { break };
                 let message = match message {
@@ -666,6 +674,9 @@ impl<L: Log> RefereeApi for Service<L> {
                     this.append(&game, message.expected_seq, message.events, &caller)
                         .await
                 };
+                if let Ok(ack) = &outcome {
+                    acked = ack.seqs.last().copied().max(acked);
+                }
                 let reply = play_reply(outcome, &this, &game).await;
                 if tx.send(Ok(reply)).await.is_err() {
                     break;
@@ -804,6 +815,46 @@ fn play_game(game: &mut String, named: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Metadata (trailer) of the status that ends a Play stream at shutdown: the last seq
+/// acknowledged on that stream (absent when none was), so a board knows what to resend
+/// without parsing the message.
+pub const LAST_ACKED_SEQ: &str = "referee-last-acked-seq";
+
+/// The status that ends an open Play stream when the server shuts down: UNAVAILABLE (retry
+/// elsewhere or after the restart, with the retry delay), naming the last acknowledged seq,
+/// so a board whose last message got no answer knows it must resend it.
+async fn shutting_down<L: Log>(service: &Service<L>, game: &str, acked: Option<u64>) -> Status {
+    let mut message = String::from("the server is shutting down; ");
+    match acked {
+        Some(seq) => message.push_str(&format!(
+            "the last event acknowledged on this stream is seq {seq}{}",
+            if game.is_empty() {
+                String::new()
+            } else {
+                format!(" of game {}", crate::quote::quote(game))
+            }
+        )),
+        None => message.push_str("nothing was acknowledged on this stream"),
+    }
+    if !game.is_empty()
+        && let Ok(Some(info)) = service.log.info(game).await
+    {
+        message.push_str(&format!(
+            " (the game's last stored seq is {})",
+            info.last_seq
+        ));
+    }
+    message.push_str(
+        ": resend anything not acknowledged, with the same event ids, to this service once it \
+         is back or to another instance",
+    );
+    let mut status = error::unavailable(message);
+    if let Some(seq) = acked {
+        status.metadata_mut().insert(LAST_ACKED_SEQ, seq.into());
+    }
+    status
+}
+
 async fn play_reply<L: Log>(
     outcome: Result<proto::AppendEventsResponse, Error>,
     service: &Service<L>,
@@ -821,10 +872,16 @@ async fn play_reply<L: Log>(
                 .ok()
                 .flatten()
                 .map(|i| i.last_seq);
+            let retry_after_ms = status
+                .metadata()
+                .get(error::RETRY_PUSHBACK_MS)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse().ok());
             Outcome::Refusal(proto::Refusal {
                 code: error::code_name(status.code()).into(),
                 message: status.message().to_string(),
                 last_seq,
+                retry_after_ms,
             })
         }
     };
