@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use referee::log::{Log, NewEvent, PgLog, Rejection};
+use referee::log::{Error, Log, NewEvent, PgLog, Rejection, Writable};
 
 use crate::common::pg_ha::Formation;
 
@@ -34,6 +34,31 @@ struct Board {
     acked: Vec<u64>,
     resends: u32,
     resumed: Option<Instant>,
+    /// Errors that were not `Unavailable` (a client would have been told INTERNAL or worse
+    /// instead of UNAVAILABLE, and its retry policy would not retry).
+    not_unavailable: Vec<String>,
+}
+
+/// What health saw on one instance: each change of `Log::writable`, with when it came.
+struct Health {
+    changes: Vec<(Duration, Writable)>,
+}
+
+/// Polls `log.writable()` as the service's health does, until `stop`, from `start` on.
+async fn follow_health(log: PgLog, stop: Arc<AtomicBool>, start: Instant) -> Health {
+    let mut health = Health {
+        changes: Vec::new(),
+    };
+    let mut was = Writable::Yes;
+    while !stop.load(Ordering::SeqCst) {
+        let now = log.writable().await;
+        if std::mem::discriminant(&now) != std::mem::discriminant(&was) {
+            health.changes.push((start.elapsed(), now.clone()));
+            was = now;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    health
 }
 
 #[test]
@@ -62,6 +87,8 @@ fn failover_of_the_database_loses_no_acknowledged_event() {
             rt.spawn(play(log, format!("board-{i:02}"), stop, killed))
         })
         .collect();
+    let started = Instant::now();
+    let health = rt.spawn(follow_health(instances[0].clone(), stop.clone(), started));
 
     std::thread::sleep(LOAD_BEFORE);
     let kill = Instant::now();
@@ -77,6 +104,43 @@ fn failover_of_the_database_loses_no_acknowledged_event() {
         }
         all
     });
+    let health = rt.block_on(health).expect("health");
+    // Health follows the database back (it stayed NOT_SERVING until a restart before).
+    let killed_at = kill - started;
+    let down = health
+        .changes
+        .iter()
+        .find(|(at, w)| *at >= killed_at && matches!(w, Writable::ForNow(_)));
+    let back = health
+        .changes
+        .iter()
+        .find(|(at, w)| *at >= killed_at && *w == Writable::Yes);
+    println!(
+        "pg_failover: health on instance A: {}",
+        health
+            .changes
+            .iter()
+            .map(|(at, w)| format!("{:.1} s {w:?}", at.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    assert!(
+        down.is_some(),
+        "health never saw the database go: {:?}",
+        health.changes
+    );
+    assert_eq!(
+        health.changes.last().map(|(_, w)| w),
+        Some(&Writable::Yes),
+        "health did not come back to SERVING after the failover: {:?}",
+        health.changes
+    );
+    assert!(back.is_some());
+    let wrong: Vec<_> = boards.iter().flat_map(|b| &b.not_unavailable).collect();
+    assert!(
+        wrong.is_empty(),
+        "failover errors not classed Unavailable (clients would see INTERNAL): {wrong:?}"
+    );
     drop(instances);
     rt.block_on(check(&url, &boards, kill, failover));
 }
@@ -93,7 +157,12 @@ async fn play(log: PgLog, game: String, stop: Arc<AtomicBool>, killed: Arc<Atomi
         match log.create(&board.game, header.clone(), "board").await {
             Ok(Ok(_) | Err(Rejection::GameExists { .. })) => break,
             Ok(Err(other)) => panic!("{}: create: {other}", board.game),
-            Err(_) => tokio::time::sleep(RESEND_AFTER).await,
+            Err(e) => {
+                if !matches!(e, Error::Unavailable(_)) {
+                    board.not_unavailable.push(format!("create: {e}"));
+                }
+                tokio::time::sleep(RESEND_AFTER).await;
+            }
         }
     }
     let mut n: u64 = 1;
@@ -115,7 +184,14 @@ async fn play(log: PgLog, game: String, stop: Arc<AtomicBool>, killed: Arc<Atomi
             }
             Ok(Ok(Err(rejection))) => panic!("{}: e{n}: {rejection}", board.game),
             // The database is gone or changing hands: the outcome is unknown, resend by id.
-            Ok(Err(_)) | Err(_) => {
+            Ok(Err(e)) => {
+                if !matches!(e, Error::Unavailable(_)) {
+                    board.not_unavailable.push(format!("e{n}: {e}"));
+                }
+                board.resends += 1;
+                tokio::time::sleep(RESEND_AFTER).await;
+            }
+            Err(_) => {
                 board.resends += 1;
                 tokio::time::sleep(RESEND_AFTER).await;
             }

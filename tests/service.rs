@@ -580,11 +580,11 @@ async fn watchers_catch_up_then_follow_live<L: Log>(server: TestServer<L>) {
     assert!(matches!(next(&mut from_two).await, Item::Event(e) if e.seq == 3));
     assert!(matches!(next(&mut from_two).await, Item::Ruling(r) if r.at == 3));
     // From the next event to come is a watch; from further on is no seq the game has
-    // reached, and would wait forever: refused, naming the field and the range.
+    // reached, and would wait forever: OUT_OF_RANGE, naming the field and the range.
     assert!(c.watch_game(watch(4)).await.is_ok());
     for beyond in [5, u64::MAX] {
         let status = c.watch_game(watch(beyond)).await.expect_err("beyond");
-        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
         assert!(
             status
                 .message()

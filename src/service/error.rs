@@ -12,6 +12,11 @@ pub enum Error {
     /// A field of the request is missing or malformed; `field` is its path in the request.
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
+    /// A field names a place beyond what exists (a seq past the game's next event): gRPC's
+    /// OUT_OF_RANGE, which tells a client that the same request may succeed once the game
+    /// has grown.
+    #[error("{field}: {message}")]
+    OutOfRange { field: String, message: String },
     /// The request is larger than the service accepts.
     #[error("{0}")]
     TooLarge(String),
@@ -165,6 +170,7 @@ impl From<Error> for tonic::Status {
         let message = bounded(error.to_string());
         match error {
             Error::Invalid { .. } => tonic::Status::invalid_argument(message),
+            Error::OutOfRange { .. } => tonic::Status::out_of_range(message),
             Error::TooLarge(_) | Error::Exhausted(_) => tonic::Status::resource_exhausted(message),
             Error::Rejected(r) => match r {
                 Rejection::UnknownGame { .. } => tonic::Status::not_found(message),
@@ -200,6 +206,48 @@ impl From<Error> for tonic::Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_failures_get_a_status_by_cause_with_a_retry_delay_when_temporary() {
+        let status = |e: log::Error| tonic::Status::from(Error::Log(e));
+        let failover = status(log::Error::Unavailable(
+            "postgres: appending: connection closed".into(),
+        ));
+        assert_eq!(failover.code(), tonic::Code::Unavailable);
+        assert_eq!(
+            failover
+                .metadata()
+                .get(RETRY_PUSHBACK_MS)
+                .map(|v| v.to_str().unwrap()),
+            Some("1000")
+        );
+        assert!(
+            failover.message().contains("retry with the same event ids"),
+            "{}",
+            failover.message()
+        );
+        let full = status(log::Error::from(std::io::Error::from_raw_os_error(28)));
+        assert_eq!(full.code(), tonic::Code::ResourceExhausted);
+        assert!(
+            full.message().contains("No space left on device"),
+            "{}",
+            full.message()
+        );
+        assert!(!full.message().contains("Os {"), "{}", full.message());
+        assert_eq!(status(log::Error::Closed).code(), tonic::Code::Unavailable);
+        assert_eq!(
+            status(log::Error::InUse("x".into())).code(),
+            tonic::Code::Unavailable
+        );
+        assert_eq!(
+            status(log::Error::Storage("x".into())).code(),
+            tonic::Code::Internal
+        );
+        assert_eq!(
+            status(log::Error::Damaged("x".into())).code(),
+            tonic::Code::DataLoss
+        );
+    }
 
     #[test]
     fn a_status_message_is_bounded_whatever_it_echoes() {

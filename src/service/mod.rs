@@ -497,15 +497,15 @@ impl<L: Log> Service<L> {
         // reached, and the stream would wait for it forever.
         let next = info.last_seq.saturating_add(1);
         if from_seq > next {
-            return Err(Error::invalid(
-                "from_seq",
-                format!(
+            return Err(Error::OutOfRange {
+                field: "from_seq".into(),
+                message: format!(
                     "game {} has {} events: watch from 0 or 1 (the start) up to {next} (the next \
                      event to come), not {from_seq}",
                     crate::quote::quote(game),
                     info.last_seq
                 ),
-            ));
+            });
         }
         let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
         let (live, game) = (Arc::clone(&self.live), game.to_string());

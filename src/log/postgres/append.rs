@@ -373,10 +373,7 @@ pub(super) async fn commit<T>(tx: Transaction<'_>) -> Result<Option<Attempt<T>>,
         Err(e) if e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) => {
             Ok(Some(Attempt::Raced))
         }
-        Err(e) => Err(Error::Storage(format!(
-            "postgres: COMMIT failed ({e}); the write may or may not be stored: retry it \
-             with the same event ids"
-        ))),
+        Err(e) => Err(super::commit_failed(e)),
     }
 }
 

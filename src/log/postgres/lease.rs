@@ -67,7 +67,7 @@ pub(super) async fn claim(
             u64::try_from(epoch).map_err(|_| chain::loss(game, 0, "negative lease epoch"))?;
         return Ok(Ok(Lease { epoch }));
     }
-    Err(Error::Storage(format!(
+    Err(Error::Unavailable(format!(
         "postgres: claiming game {game:?} lost {ATTEMPTS} races in a row to other instances"
     )))
 }

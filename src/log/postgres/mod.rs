@@ -342,8 +342,20 @@ fn game_info(row: &tokio_postgres::Row) -> Result<GameInfo, Error> {
     })
 }
 
+/// A COMMIT that failed without the server deciding it (a conflict is decided elsewhere):
+/// the outcome is unknown, and the classification says whether a retry is the cure.
+pub(super) fn commit_failed(e: tokio_postgres::Error) -> Error {
+    let text = format!("postgres: COMMIT failed ({e}), so the write may or may not be stored");
+    match failure(&e) {
+        Failure::Temporary => Error::Unavailable(text),
+        Failure::NoSpace => Error::NoSpace(text),
+        Failure::Other => Error::Storage(text),
+    }
+}
+
+/// Contention that outlasted every attempt: nothing was stored, and a retry later is right.
 fn raced_too_often(game: &str) -> Error {
-    Error::Storage(format!(
+    Error::Unavailable(format!(
         "postgres: a write to game {game:?} lost {ATTEMPTS} races in a row to other writers; \
          nothing was stored: retry it"
     ))
