@@ -341,3 +341,66 @@ async fn a_console_that_pauses_then_reads_misses_nothing_and_repeats_nothing() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
 }
+
+/// Many stalled consoles with access control off (no per-token stream limit): what they
+/// hold together is capped by `--watchers-memory-mb`, beyond 64 KiB each (issue 33: 300
+/// stalled watchers held 490 MB before). Returns the server's peak RSS in MiB.
+async fn peak_with_stalled_consoles(consoles: usize, budget_mib: usize) -> u64 {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A lag longer than the test: no stalled console is cut while memory is measured.
+    let server = ServeProcess::start(
+        dir.path(),
+        &[
+            "--watcher-lag-ms",
+            "60000",
+            "--watchers-memory-mb",
+            &budget_mib.to_string(),
+        ],
+    );
+    let mut board = RefereeClient::connect(server.url.clone())
+        .await
+        .expect("connect");
+    crate::common::create_xiangqi(&mut board, "w").await;
+    let started = server.rss_kib();
+    let stalled = stalled_consoles(&server.url, consoles).await;
+    for first in (1..=EVENTS).step_by(usize::try_from(BATCH).expect("small")) {
+        let request = warnings(first, BATCH.min(EVENTS + 1 - first));
+        board.append_events(request).await.expect("append");
+    }
+    // The feeders fill what they may, then wait for room.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (now, peak) = (server.rss_kib(), server.peak_rss_kib());
+    println!(
+        "{consoles} stalled consoles, --watchers-memory-mb {budget_mib}, {EVENTS} events of \
+         {TEXT_BYTES} B: server RSS start {} MiB, now {} MiB, peak {} MiB",
+        mib(started),
+        mib(now),
+        mib(peak)
+    );
+    drop(stalled);
+    mib(peak)
+}
+
+/// The finding's 300 consoles on one connection, with a budget of 8 MiB.
+const STALLED_MANY: usize = 300;
+const BUDGET_MIB: usize = 8;
+/// 300 x 64 KiB reserves + 8 MiB of budget is ~27 MiB of outboxes; the server's own baseline
+/// (14 MiB) and decoded copies come on top. Measured (debug build, 2 busy cores, 2026-12-07):
+/// peak 83 MiB; with a budget of 4096 MiB (none, in effect) 398 MiB, which this bound fails.
+const MANY_PEAK_BOUND_MIB: u64 = 150;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_consoles_together_hold_no_more_than_the_watchers_budget() {
+    let peak = peak_with_stalled_consoles(STALLED_MANY, BUDGET_MIB).await;
+    assert!(
+        peak < MANY_PEAK_BOUND_MIB,
+        "peak RSS {peak} MiB with {STALLED_MANY} stalled consoles is over {MANY_PEAK_BOUND_MIB} MiB"
+    );
+}
+
+/// The same load without a budget to speak of, for comparison (ignored: it needs ~0.5 GB).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a comparison run: cargo test --test tests -- --ignored without_a_budget --nocapture"]
+async fn stalled_consoles_without_a_budget_for_comparison() {
+    peak_with_stalled_consoles(STALLED_MANY, 4096).await;
+}

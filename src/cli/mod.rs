@@ -72,6 +72,11 @@ enum Command {
         /// read) before the stream ends with ABORTED and the seq to resume from.
         #[arg(long, default_value_t = millis(service::WATCHER_LAG))]
         watcher_lag_ms: u64,
+        /// What all WatchGame streams together may hold for consoles that do not read (MiB),
+        /// beyond 64 KiB each: a console that reads never needs it; one that cannot get its
+        /// share within the lag is ended as above. At least 1.
+        #[arg(long, default_value_t = service::WATCHERS_MEMORY_MB)]
+        watchers_memory_mb: usize,
         /// How long (ms) requests in flight get to finish after SIGTERM/SIGINT; closing the
         /// log then gets 2 s before the process exits anyway (a second signal: at once).
         #[arg(long, default_value_t = millis(service::SHUTDOWN_GRACE))]
@@ -431,6 +436,7 @@ pub fn run() -> ExitCode {
             rate_per_token,
             burst_per_token,
             watcher_lag_ms,
+            watchers_memory_mb,
             shutdown_grace_ms,
             live_games,
             live_idle_secs,
@@ -450,6 +456,7 @@ pub fn run() -> ExitCode {
                 burst_per_token,
             },
             watcher_lag: std::time::Duration::from_millis(watcher_lag_ms),
+            watchers_memory: watchers_memory_mb.saturating_mul(1024 * 1024),
             shutdown_grace: std::time::Duration::from_millis(shutdown_grace_ms),
             cache: service::CacheLimits {
                 max_games: live_games,

@@ -25,6 +25,8 @@ pub struct Options {
     pub limits: Limits,
     /// How long a watcher may leave its outbox full before its stream is ended.
     pub watcher_lag: Duration,
+    /// What all watchers may hold together beyond their reserves, in bytes.
+    pub watchers_memory: usize,
     /// How long requests in flight get after the stop signal.
     pub shutdown_grace: Duration,
     /// How many games' referees stay in memory, and for how long unused.
@@ -77,6 +79,7 @@ async fn serve<L: Log>(
         .with_audit_key(key)
         .with_limits(options.limits)
         .with_watcher_lag(options.watcher_lag)
+        .with_watchers_memory(options.watchers_memory)
         .with_shutdown_grace(options.shutdown_grace)
         .with_cache_limits(options.cache);
     if let Some(addr) = options.console {

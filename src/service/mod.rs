@@ -54,6 +54,10 @@ use crate::access::TokenStore;
 pub const MAX_EVENTS_PER_APPEND: usize = 2000;
 /// Largest encoded request the service decodes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+/// `serve --watchers-memory-mb`'s default: what all watchers may hold together beyond their
+/// 64 KiB reserves.
+pub const WATCHERS_MEMORY_MB: usize = outbox::DEFAULT_BUDGET_BYTES / (1024 * 1024);
+
 /// How long a watcher's outbox may stay full before its stream is ended: long enough for a
 /// console on a slow link or a busy machine, short enough that a console that stopped reading
 /// does not hold its memory for long.
@@ -79,6 +83,8 @@ pub struct Service<L: Log> {
     watcher_lag: Duration,
     /// Watchers whose feeding task is running.
     watchers: Arc<AtomicUsize>,
+    /// What all watchers' outboxes may hold together beyond each one's reserve.
+    watch_budget: outbox::Budget,
     /// How long graceful shutdown may take before open connections are dropped.
     shutdown_grace: Duration,
 }
@@ -94,6 +100,7 @@ impl<L: Log> Service<L> {
             governor: Arc::new(Governor::new(Limits::NONE)),
             watcher_lag: WATCHER_LAG,
             watchers: Arc::new(AtomicUsize::new(0)),
+            watch_budget: outbox::Budget::new(outbox::DEFAULT_BUDGET_BYTES),
             shutdown_grace: SHUTDOWN_GRACE,
         }
     }
@@ -114,6 +121,13 @@ impl<L: Log> Service<L> {
 
     /// The service ending a watcher's stream once its outbox has stayed full for `lag`
     /// ([`WATCHER_LAG`] by default).
+    /// What all watchers together may hold beyond each one's 64 KiB reserve (default
+    /// 256 MiB; at least one watcher's 1 MiB).
+    pub fn with_watchers_memory(mut self, bytes: usize) -> Service<L> {
+        self.watch_budget = outbox::Budget::new(bytes);
+        self
+    }
+
     pub fn with_watcher_lag(mut self, lag: Duration) -> Service<L> {
         self.watcher_lag = lag;
         self
@@ -507,7 +521,7 @@ impl<L: Log> Service<L> {
                 ),
             });
         }
-        let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag);
+        let (outbox, stream) = Outbox::new(game, from_seq, self.watcher_lag, &self.watch_budget);
         let (live, game) = (Arc::clone(&self.live), game.to_string());
         let running = watcher::Running::new(&self.watchers);
         let mut closing = self.closing.subscribe();
@@ -902,6 +916,7 @@ impl<L: Log> Clone for Service<L> {
             governor: Arc::clone(&self.governor),
             watcher_lag: self.watcher_lag,
             watchers: Arc::clone(&self.watchers),
+            watch_budget: self.watch_budget.clone(),
             shutdown_grace: self.shutdown_grace,
         }
     }

@@ -27,12 +27,44 @@ pub const MAX_PARCELS: usize = 64;
 /// 100 stalled consoles hold at most ~100 MiB here even if every event is a 64 KiB one.
 pub const MAX_BYTES: usize = 1024 * 1024;
 
+/// What each watcher may hold without drawing on the shared [`Budget`]: a console that reads
+/// keeps its outbox far below this, so the budget stalled consoles exhaust never slows it.
+pub const RESERVE_BYTES: usize = 64 * 1024;
+
+/// The default of [`Budget`]: what all watchers together may hold beyond their reserves
+/// (`serve --watchers-memory-mb`).
+pub const DEFAULT_BUDGET_BYTES: usize = 256 * 1024 * 1024;
+
+/// Bytes all watchers' outboxes share beyond each one's [`RESERVE_BYTES`]: without it, every
+/// stalled console held up to [`MAX_BYTES`], and with access control off (no per-token stream
+/// limit) 300 stalled consoles held 490 MB. A watcher that cannot get its share within the
+/// lag is cut like any stalled one, and the budget it held is free at once.
+#[derive(Clone)]
+pub struct Budget {
+    bytes: Arc<Semaphore>,
+}
+
+impl Budget {
+    /// A budget of `total` bytes, at least one outbox's [`MAX_BYTES`].
+    pub fn new(total: usize) -> Budget {
+        let total = total.clamp(MAX_BYTES, Semaphore::MAX_PERMITS);
+        Budget {
+            bytes: Arc::new(Semaphore::new(total)),
+        }
+    }
+
+    async fn take(&self, size: u32) -> Result<OwnedSemaphorePermit, tokio::sync::AcquireError> {
+        Arc::clone(&self.bytes).acquire_many_owned(size).await
+    }
+}
+
 /// The feeding side of one watcher's outbox.
 pub struct Outbox {
     game: String,
     lag: Duration,
     parcels: mpsc::Sender<Parcel>,
     bytes: Arc<Semaphore>,
+    budget: Budget,
     shared: Arc<Mutex<Shared>>,
 }
 
@@ -48,6 +80,8 @@ struct Parcel {
     seq: u64,
     items: Vec<WatchGameResponse>,
     _bytes: OwnedSemaphorePermit,
+    /// Its share of the budget, when the outbox held more than its reserve.
+    _shared: Option<OwnedSemaphorePermit>,
 }
 
 struct Shared {
@@ -72,7 +106,12 @@ pub enum NotPut {
 
 impl Outbox {
     /// An outbox for a watcher of `game` that starts at `from_seq`, and its stream.
-    pub fn new(game: &str, from_seq: u64, lag: Duration) -> (Outbox, OutboxStream) {
+    pub fn new(
+        game: &str,
+        from_seq: u64,
+        lag: Duration,
+        budget: &Budget,
+    ) -> (Outbox, OutboxStream) {
         let (tx, rx) = mpsc::channel(MAX_PARCELS);
         let shared = Arc::new(Mutex::new(Shared {
             parcels: Some(rx),
@@ -85,6 +124,7 @@ impl Outbox {
             lag,
             parcels: tx,
             bytes: Arc::new(Semaphore::new(MAX_BYTES)),
+            budget: budget.clone(),
             shared: Arc::clone(&shared),
         };
         let stream = OutboxStream {
@@ -101,16 +141,25 @@ impl Outbox {
         let size = u32::try_from(size.min(MAX_BYTES)).expect("MAX_BYTES fits in u32");
         let room = async {
             let bytes = Arc::clone(&self.bytes).acquire_many_owned(size).await;
+            // Beyond its reserve, the outbox draws on the budget all watchers share (one
+            // feeder per outbox: what it holds cannot change under it here).
+            let held = MAX_BYTES - self.bytes.available_permits();
+            let shared = if held > RESERVE_BYTES {
+                Some(self.budget.take(size).await)
+            } else {
+                None
+            };
             let slot = self.parcels.reserve().await;
-            (bytes, slot)
+            (bytes, shared.transpose(), slot)
         };
         match tokio::time::timeout(self.lag, room).await {
             Err(_) => Err(NotPut::Stalled),
-            Ok((Ok(bytes), Ok(slot))) => {
+            Ok((Ok(bytes), Ok(shared), Ok(slot))) => {
                 slot.send(Parcel {
                     seq,
                     items,
                     _bytes: bytes,
+                    _shared: shared,
                 });
                 Ok(())
             }
@@ -213,7 +262,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_outbox_stalls_then_is_cut_with_the_first_unsent_seq() {
-        let (outbox, mut stream) = Outbox::new("g", 1, LAG);
+        let (outbox, mut stream) = Outbox::new("g", 1, LAG, &Budget::new(DEFAULT_BUDGET_BYTES));
         for seq in 1..=u64::try_from(MAX_PARCELS).expect("fits") {
             outbox.put(seq, items("x")).await.expect("room");
         }
@@ -233,7 +282,7 @@ mod tests {
 
     #[tokio::test]
     async fn bytes_bound_the_outbox_as_well_as_parcels() {
-        let (outbox, mut stream) = Outbox::new("g", 0, LAG);
+        let (outbox, mut stream) = Outbox::new("g", 0, LAG, &Budget::new(DEFAULT_BUDGET_BYTES));
         let big = "x".repeat(MAX_BYTES / 4);
         let mut put = 0;
         while outbox.put(put, items(&big)).await.is_ok() {
@@ -249,7 +298,7 @@ mod tests {
 
     #[tokio::test]
     async fn finish_delivers_what_is_queued_then_the_status() {
-        let (outbox, mut stream) = Outbox::new("g", 0, LAG);
+        let (outbox, mut stream) = Outbox::new("g", 0, LAG, &Budget::new(DEFAULT_BUDGET_BYTES));
         outbox.put(0, items("a")).await.expect("room");
         outbox.finish(Status::unavailable("shutting down"));
         stream.next().await.expect("queued item").expect("ok");
@@ -260,9 +309,58 @@ mod tests {
 
     #[tokio::test]
     async fn a_dropped_stream_is_gone_not_stalled() {
-        let (outbox, stream) = Outbox::new("g", 0, LAG);
+        let (outbox, stream) = Outbox::new("g", 0, LAG, &Budget::new(DEFAULT_BUDGET_BYTES));
         drop(stream);
         outbox.gone().await;
         assert_eq!(outbox.put(0, items("a")).await, Err(NotPut::Gone));
+    }
+
+    /// ~20 KiB of items: 64 parcels of them are more than an outbox's 1 MiB.
+    fn big(id: &str) -> Vec<WatchGameResponse> {
+        items(&id.repeat(20 * 1024))
+    }
+
+    #[tokio::test]
+    async fn stalled_outboxes_share_one_budget_and_a_reading_one_is_not_slowed() {
+        // The smallest budget there is: one outbox's worth.
+        let budget = Budget::new(0);
+        let held = || MAX_BYTES - budget.bytes.available_permits();
+        assert_eq!(held(), 0);
+        let (first, _first_stream) = Outbox::new("a", 1, LAG, &budget);
+        let mut seq = 0;
+        // The first stalled outbox fills (parcels or bytes): its reserve, then the budget.
+        while first.put(seq + 1, big("a")).await.is_ok() {
+            seq += 1;
+        }
+        let held_by_first = held();
+        assert!(
+            held_by_first > 0,
+            "beyond its reserve it drew on the budget"
+        );
+        // A second one gets its reserve, then waits for budget the first holds: it is cut
+        // as stalled, holding no more than its reserve and what the budget had left.
+        let (second, _second_stream) = Outbox::new("b", 1, LAG, &budget);
+        let mut second_put = 0;
+        while second.put(second_put + 1, big("b")).await.is_ok() {
+            second_put += 1;
+        }
+        // Its reserve and the little the first left of the budget: 64 KiB + 64 KiB, in
+        // parcels of 20 KiB (the first, alone, took ~1 MiB).
+        assert!(
+            second_put * 20 <= 2 * 64 + 20 && second_put * 4 < seq,
+            "the second stalled outbox took {second_put} parcels, the first {seq}"
+        );
+        // A console that reads keeps its outbox within its reserve: never waits for budget.
+        let (reading, mut read) = Outbox::new("c", 1, LAG, &budget);
+        for n in 1..=50 {
+            reading
+                .put(n, big("c"))
+                .await
+                .expect("a reading watcher is not held up");
+            read.next().await.expect("item").expect("ok");
+        }
+        // Cutting the first frees what it held of the budget at once.
+        first.cut();
+        assert!(held() < held_by_first, "{} >= {held_by_first}", held());
     }
 }
