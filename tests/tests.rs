@@ -24,6 +24,7 @@ mod live_memory;
 mod machine_paths;
 mod perft;
 mod pg_failover;
+mod pg_tls;
 mod postgres_log;
 mod properties;
 mod readme;

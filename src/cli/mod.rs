@@ -49,6 +49,12 @@ enum Command {
         /// may serve one database.
         #[arg(long, value_name = "URL")]
         store: Option<String>,
+        /// With --store: the certificate authority (PEM) that signed the database's
+        /// certificate. Every encrypted connection is then checked against it and the host
+        /// name; `sslmode=verify-full` in --store requires it (`require` without it encrypts
+        /// but does not check whom it talks to, as libpq does).
+        #[arg(long, value_name = "FILE", requires = "store")]
+        store_ca: Option<PathBuf>,
         /// Serve over TLS with this certificate chain (PEM); needs --tls-key.
         #[arg(long)]
         tls_cert: Option<PathBuf>,
@@ -429,6 +435,7 @@ pub fn run() -> ExitCode {
             addr,
             data,
             store,
+            store_ca,
             tls_cert,
             tls_key,
             insecure,
@@ -447,6 +454,7 @@ pub fn run() -> ExitCode {
             addr,
             data,
             store,
+            store_ca,
             tls_cert,
             tls_key,
             insecure,

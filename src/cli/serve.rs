@@ -18,6 +18,8 @@ pub struct Options {
     pub data: PathBuf,
     /// The PostgreSQL connection string, when the log is kept there instead of in `data`.
     pub store: Option<String>,
+    /// The certificate authority (PEM) the database's certificate is checked against.
+    pub store_ca: Option<PathBuf>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     /// Serve without TLS on a non-loopback address (behind a TLS proxy, on a closed network).
@@ -211,7 +213,8 @@ pub fn run(options: &Options) -> ExitCode {
             runtime.block_on(serve(options, tls, log, shutdown))
         }
         Some(url) => {
-            let log = match runtime.block_on(open_postgres(url, data)) {
+            let ca = options.store_ca.as_deref();
+            let log = match runtime.block_on(open_postgres(url, ca, data)) {
                 Ok(log) => log,
                 Err((code, e)) => {
                     eprintln!("referee: {e}");
@@ -230,14 +233,21 @@ pub fn run(options: &Options) -> ExitCode {
     }
 }
 
+/// The pool size `serve --store` opens: the log's default.
+fn referee_connections() -> usize {
+    crate::log::PG_CONNECTIONS
+}
+
 /// How long `serve --store` waits for the database at start before giving up.
 const CONNECT_LIMIT: Duration = Duration::from_secs(30);
 
 /// Opens the log in PostgreSQL: the connection string checked first (exit 2 naming what is
 /// wrong), then the database (exit 1 if it cannot be reached or does not commit durably).
 /// `data` is created for the token file and the signing key, which stay on this machine.
-async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
-    let config: tokio_postgres::Config = url.parse().map_err(|e| {
+async fn open_postgres(url: &str, ca: Option<&Path>, data: &Path) -> Result<PgLog, (u8, String)> {
+    // tokio-postgres does not know verify-full; the log reads it (see PgLog::open_secured).
+    let checked = url.replace("sslmode=verify-full", "sslmode=require");
+    let config: tokio_postgres::Config = checked.parse().map_err(|e| {
         let expected = "a postgres:// URL or key=value pairs such as \
                         'host=db1 port=5432 user=referee dbname=referee'";
         (
@@ -248,7 +258,8 @@ async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
     let target = describe(&config);
     std::fs::create_dir_all(data)
         .map_err(|e| (1, format!("cannot create {}: {e}", data.display())))?;
-    let opened = tokio::time::timeout(CONNECT_LIMIT, PgLog::open(url))
+    let open = PgLog::open_secured(url, ca, referee_connections());
+    let opened = tokio::time::timeout(CONNECT_LIMIT, open)
         .await
         .map_err(|_| {
             (
@@ -260,10 +271,10 @@ async fn open_postgres(url: &str, data: &Path) -> Result<PgLog, (u8, String)> {
             )
         })?;
     let log = opened.map_err(|e| {
-        // NoTls: a server or a string that insists on TLS ends in a failed handshake.
-        let hint = if e.to_string().contains("TLS") {
-            "; this build does not encrypt connections to the database: keep it on this host \
-             or a closed network, with sslmode=prefer or disable"
+        let text = e.to_string();
+        let hint = if text.contains("certificate") || text.contains("TLS") {
+            "; check sslmode in --store and the certificate authority given with --store-ca \
+             (verify-full checks the database's certificate against it and its host name)"
         } else {
             ""
         };

@@ -86,6 +86,42 @@ impl Cluster {
         String::from_utf8_lossy(&output.stdout).trim().to_owned()
     }
 
+    /// Serves only TLS from now on: `cert_pem` (the chain) and `key_pem` become the server's
+    /// certificate and key, and every TCP connection must be encrypted (`hostssl` only);
+    /// plain text is refused by the server. Applied by a reload.
+    pub fn require_tls(&self, cert_pem: &str, key_pem: &str) {
+        let data = self.data();
+        let write = |name: &str, text: &str| {
+            let path = format!("{data}/{name}");
+            std::fs::write(&path, text).expect("write a TLS file");
+            std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+                .expect("chmod");
+            if self.as_postgres {
+                self.run("chown", &["postgres:", &path]);
+            }
+        };
+        write("server.crt", cert_pem);
+        write("server.key", key_pem);
+        write(
+            "pg_hba.conf",
+            "local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostssl all all ::1/128 trust\n",
+        );
+        let conf = format!("{data}/postgresql.conf");
+        let mut settings = std::fs::read_to_string(&conf).expect("postgresql.conf");
+        settings
+            .push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+        std::fs::write(&conf, settings).expect("postgresql.conf");
+        self.run(&self.tool("pg_ctl"), &["-D", &data, "reload"]);
+        // The reload is asynchronous: wait until the server reports TLS on.
+        for _ in 0..100 {
+            if self.psql("postgres", "SHOW ssl") == "on" {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("the server did not turn TLS on after a reload");
+    }
+
     fn path(&self) -> &str {
         self.dir.path().to_str().expect("a UTF-8 temporary path")
     }

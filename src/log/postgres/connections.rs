@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 
 use super::settings;
+use super::tls::StoreTls;
 use super::{Error, failed};
 
 /// How long connecting (TCP, start-up, the settings check) may take before it is an error.
@@ -22,6 +23,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The pool: at most `size` connections open or being opened at once.
 pub(super) struct Connections {
     url: String,
+    tls: StoreTls,
     idle: Mutex<Vec<Client>>,
     permits: Arc<Semaphore>,
     /// Why the last attempt to connect failed, until one succeeds.
@@ -46,9 +48,10 @@ pub(super) struct Conn {
 }
 
 impl Connections {
-    pub fn new(url: &str, size: usize) -> Arc<Connections> {
+    pub fn new(url: &str, tls: StoreTls, size: usize) -> Arc<Connections> {
         Arc::new(Connections {
             url: url.to_owned(),
+            tls,
             idle: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(size.max(1))),
             down: Mutex::new(None),
@@ -141,7 +144,7 @@ impl Connections {
     }
 
     async fn open(&self) -> Result<Client, Error> {
-        let (client, connection) = tokio_postgres::connect(&self.url, NoTls)
+        let (client, connection) = tokio_postgres::connect(&self.url, self.tls.clone())
             .await
             .map_err(|e| failed("connecting", e))?;
         tokio::spawn(async move {
@@ -161,9 +164,21 @@ impl Connections {
             .clone()
     }
 
-    /// The connection string, for a connection of its own (the listener's).
-    pub fn url(&self) -> &str {
-        &self.url
+    /// A connection of its own (the listener's), made as the pool's are; its driver is the
+    /// caller's to run.
+    pub async fn connect_unpooled(
+        &self,
+    ) -> Result<
+        (
+            Client,
+            tokio_postgres::Connection<
+                tokio_postgres::Socket,
+                super::tls::Encrypted<tokio_postgres::Socket>,
+            >,
+        ),
+        tokio_postgres::Error,
+    > {
+        tokio_postgres::connect(&self.url, self.tls.clone()).await
     }
 }
 

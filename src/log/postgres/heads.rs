@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 use super::connections::Connections;
 use super::{Error, failed};
@@ -135,7 +135,7 @@ pub(super) async fn keep_fresh(
             return;
         };
         tokio::time::sleep(RECONNECT).await;
-        listener = match listen(connections.url()).await {
+        listener = match listen(&connections).await {
             Ok(listener) => listener,
             Err(e) => {
                 tracing::warn!(error = %e, "postgres listener cannot connect; polling only");
@@ -193,8 +193,9 @@ enum Bell {
 
 /// Connects and LISTENs; a listener that hears nothing on an engine without LISTEN (polling
 /// is then all there is).
-pub(super) async fn listen(url: &str) -> Result<Listener, Error> {
-    let (client, mut connection) = tokio_postgres::connect(url, NoTls)
+pub(super) async fn listen(connections: &Connections) -> Result<Listener, Error> {
+    let (client, mut connection) = connections
+        .connect_unpooled()
         .await
         .map_err(|e| failed("connecting the listener", e))?;
     let (bell, bells) = mpsc::unbounded_channel();

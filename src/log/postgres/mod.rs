@@ -43,6 +43,7 @@ mod lease;
 mod restore;
 mod schema;
 mod settings;
+mod tls;
 
 use std::sync::Arc;
 
@@ -93,11 +94,23 @@ impl PgLog {
 
     /// [`open`](PgLog::open) with at most `connections` pooled connections.
     pub async fn open_with(url: &str, connections: usize) -> Result<PgLog, Error> {
-        let connections = Connections::new(url, connections);
+        PgLog::open_secured(url, None, connections).await
+    }
+
+    /// [`open`](PgLog::open) over TLS as the connection string's `sslmode` says (see
+    /// `tls`), checking the server's certificate against the PEM file `ca` if given
+    /// (`--store-ca`), with at most `connections` pooled connections.
+    pub async fn open_secured(
+        url: &str,
+        ca: Option<&std::path::Path>,
+        connections: usize,
+    ) -> Result<PgLog, Error> {
+        let (url, tls) = tls::configure(url, ca)?;
+        let connections = Connections::new(&url, tls, connections);
         let mut conn = connections.get().await?;
         schema::create(&mut conn).await?;
         conn.release();
-        let listener = heads::listen(url).await?;
+        let listener = heads::listen(&connections).await?;
         let writes = Writes {
             notify: listener.hears(),
         };
@@ -345,7 +358,10 @@ fn game_info(row: &tokio_postgres::Row) -> Result<GameInfo, Error> {
 /// A COMMIT that failed without the server deciding it (a conflict is decided elsewhere):
 /// the outcome is unknown, and the classification says whether a retry is the cure.
 pub(super) fn commit_failed(e: tokio_postgres::Error) -> Error {
-    let text = format!("postgres: COMMIT failed ({e}), so the write may or may not be stored");
+    let text = format!(
+        "postgres: COMMIT failed ({}), so the write may or may not be stored",
+        described(&e)
+    );
     match failure(&e) {
         Failure::Temporary => Error::Unavailable(text),
         Failure::NoSpace => Error::NoSpace(text),
@@ -363,11 +379,23 @@ fn raced_too_often(game: &str) -> Error {
 
 /// A driver error as the log's: the operation that failed and what the server said.
 pub(super) fn failed(doing: &str, e: tokio_postgres::Error) -> Error {
-    let text = format!("postgres: {doing}: {e}");
+    let text = format!("postgres: {doing}: {}", described(&e));
     match failure(&e) {
         Failure::Temporary => Error::Unavailable(text),
         Failure::NoSpace => Error::NoSpace(text),
         Failure::Other => Error::Storage(text),
+    }
+}
+
+/// A database error in the server's own words ("db error" alone says nothing): its message
+/// and SQLSTATE, else tokio-postgres' text with its cause.
+fn described(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} (SQLSTATE {})", db.message(), db.code().code());
+    }
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
     }
 }
 
