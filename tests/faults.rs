@@ -71,7 +71,7 @@ async fn a_failed_flush_acknowledges_nothing_and_a_retry_after_restart_lands_onc
     let refused = log.append("g", 4, vec![event(4)]).await;
     let message = refused.expect_err("refused after a failure").to_string();
     assert!(
-        message.contains("stopped after a failed commit"),
+        message.contains("stopped at that failed commit"),
         "{message}"
     );
     let info = log.info("g").await.expect("info").expect("game");
@@ -147,7 +147,7 @@ async fn over_grpc_a_failed_flush_is_an_error_not_an_ack() {
         .append_events(append(2, "h9", "g7", "black"))
         .await
         .expect_err("no ack for an event that is not durable");
-    assert_eq!(failed.code(), Code::Internal);
+    assert_eq!(failed.code(), Code::ResourceExhausted, "a full disk");
     assert!(
         failed.message().contains("No space left on device"),
         "{}",
