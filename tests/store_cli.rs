@@ -254,3 +254,55 @@ fn rebuild_refuses_a_malformed_key_before_touching_anything() {
     );
     assert!(!rebuilt.exists(), "nothing was created");
 }
+
+/// Every command that opens the store in place, while a server holds it: "in use", naming
+/// the server's process and the remote form, never "damaged"; and once it stops, they work.
+#[test]
+fn a_store_a_server_holds_is_in_use_with_its_holder_named_never_damaged() {
+    use std::time::Duration;
+
+    let root = tempfile::tempdir().expect("tempdir");
+    let mut server = crate::common::process::ServeProcess::start(root.path(), &[]);
+    let data = root.path().join("data");
+    let d = path(&data);
+    let pid = server.pid();
+    let fixture = crate::common::repo_path("replay-fixtures/xiangqi/advisor-leaves-palace.jsonl");
+    let attempts: [(&str, Vec<&str>); 4] = [
+        ("import --data", vec!["import", path(&fixture), "--data", d]),
+        ("export --data", vec!["export", "g", "--log", "--data", d]),
+        ("store check", vec!["store", "check", "--data", d]),
+        (
+            "a second serve",
+            vec!["serve", "--addr", "127.0.0.1:0", "--data", d],
+        ),
+    ];
+    for (what, args) in attempts {
+        let done = crate::common::referee_within(&args, Duration::from_secs(20));
+        let said = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{what}: {said}");
+        assert!(said.contains("in use, not damaged"), "{what}: {said}");
+        assert!(
+            said.contains(&format!("process {pid} (")) && said.contains(" serve "),
+            "{what}: the holder must be named: {said}"
+        );
+        assert!(said.contains("--server URL"), "{what}: {said}");
+        assert!(
+            !said.contains("is damaged") && !said.contains("Restore"),
+            "{what}: {said}"
+        );
+    }
+
+    server.signal("TERM");
+    server
+        .wait_for_exit(Duration::from_secs(10))
+        .expect("the server stops");
+    crate::common::released(&data);
+    let check = referee(&["store", "check", "--data", d]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let import = referee(&["import", path(&fixture), "--data", d]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+}

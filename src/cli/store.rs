@@ -369,12 +369,9 @@ pub(super) fn locked_copy(data: &Path) -> Result<StoreCopy, String> {
     let db = data.join("db");
     let file = std::fs::File::open(&db)
         .map_err(|e| format!("no store in {}: {}: {e}", data.display(), db.display()))?;
-    file.try_lock().map_err(|_| {
-        format!(
-            "a server or another command is using the store in {}; stop it first",
-            data.display()
-        )
-    })?;
+    // The same words as a server or a command opening the store would give.
+    file.try_lock()
+        .map_err(|_| crate::log::in_use(data).to_string())?;
     let copy = StoreCopy(std::env::temp_dir().join(format!(
         "referee-store-{}-{}",
         std::process::id(),

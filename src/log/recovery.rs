@@ -58,7 +58,11 @@ pub(super) struct Recovered {
     pub notes: Vec<String>,
 }
 
-/// Opens sled's files; a panic inside sled (seen on damaged files) becomes an error.
+/// Opens sled's files; a panic inside sled (seen on damaged files) becomes an error. A store
+/// that cannot be opened is called damaged only when nothing else explains it: another process
+/// holding it is [`Error::InUse`], a full file system [`Error::NoSpace`], a refusal by the file
+/// system (permissions, read-only) [`Error::Storage`]; advice to restore a copy given to a
+/// healthy store could have an operator overwrite it.
 pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
     let config = sled::Config::new()
         .path(path)
@@ -66,13 +70,39 @@ pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
         // The writer flushes and fdatasyncs every group itself; sled's timer would only add
         // a second, unsynced flush on its own thread.
         .flush_every_ms(None);
-    guarded("opening the store", || config.open().map_err(Error::from)).map_err(|e| {
-        let why = match e {
-            Error::Damaged(why) => why,
-            other => other.to_string(),
-        };
-        Error::Damaged(format!("{}: {why}", path.display()))
-    })
+    match guarded("opening the store", || Ok(config.open())) {
+        Ok(Ok(tree)) => Ok(tree),
+        Ok(Err(e)) => Err(open_failure(path, e)),
+        Err(Error::Damaged(why)) => Err(Error::Damaged(format!("{}: {why}", path.display()))),
+        Err(other) => Err(other),
+    }
+}
+
+/// Why sled could not open the store in `path`, by cause.
+pub(super) fn open_failure(path: &Path, e: sled::Error) -> Error {
+    use std::io::ErrorKind;
+    if let sled::Error::Io(io) = &e {
+        // sled's own text for a lock it could not take; the probe covers a holder that let go
+        // since, and is the only test once sled's wording changes.
+        if io.to_string().contains("could not acquire lock") || super::lock::held(path) {
+            return super::lock::in_use(path);
+        }
+        let at = path.display();
+        match io.kind() {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+                return Error::NoSpace(format!("{at}: {io}"));
+            }
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+                return Error::Storage(format!("cannot open the store in {at}: {io}"));
+            }
+            _ => {}
+        }
+    }
+    let why = match Error::from(e) {
+        Error::Damaged(why) => why,
+        other => other.to_string(),
+    };
+    Error::Damaged(format!("{}: {why}", path.display()))
 }
 
 /// Runs `f`, turning a panic into `Error::Damaged`: sled 0.34 panics on some damaged files.
@@ -439,6 +469,38 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
+
+    #[test]
+    fn a_store_that_cannot_be_opened_is_damaged_only_when_nothing_else_explains_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let os = |code| sled::Error::Io(std::io::Error::from_raw_os_error(code));
+        let full = open_failure(dir.path(), os(28));
+        assert!(matches!(full, Error::NoSpace(_)), "{full:?}");
+        let text = full.to_string();
+        assert!(
+            text.contains("No space left on device") && !text.contains("damaged"),
+            "{text}"
+        );
+        let denied = open_failure(dir.path(), os(13));
+        assert!(matches!(denied, Error::Storage(_)), "{denied:?}");
+        let corrupt = open_failure(dir.path(), sled::Error::Corruption { at: None, bt: () });
+        assert!(matches!(corrupt, Error::Damaged(_)), "{corrupt:?}");
+        let short = open_failure(
+            dir.path(),
+            sled::Error::Io(std::io::ErrorKind::UnexpectedEof.into()),
+        );
+        assert!(
+            matches!(short, Error::Damaged(_)),
+            "a short file is damage: {short:?}"
+        );
+
+        // flock is per open file, so a second open in this same process is refused too.
+        let first = open_tree(dir.path()).expect("open");
+        let second = open_tree(dir.path()).expect_err("refused while held");
+        assert!(matches!(second, Error::InUse(_)), "{second:?}");
+        assert!(second.to_string().contains("this process"), "{second}");
+        drop(first);
+    }
 
     #[test]
     fn a_guarded_panic_is_an_error_and_the_panic_hook_stays_quiet() {
