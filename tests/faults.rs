@@ -246,3 +246,155 @@ async fn health_turns_not_serving_once_the_writer_has_stopped() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(std::time::Duration::from_secs(10), server).await;
 }
+
+/// What a refusal to open on a full disk must say, and must not.
+fn says_no_space_not_damage(said: &str) {
+    assert!(said.contains("No space left on device"), "{said}");
+    assert!(said.contains("intact"), "{said}");
+    assert!(
+        !said.contains("damaged") && !said.contains("Restore the data directory"),
+        "{said}"
+    );
+}
+
+/// A restart on a full disk (every sync fails with ENOSPC, through the durability seam) is
+/// refused as no space, never as damage; with space back the store opens whole.
+#[tokio::test]
+async fn a_restart_on_a_full_disk_says_no_space_never_damaged() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (log, _) = open_full_disk(dir.path());
+        log.create("g", r#"{"h":1}"#.into(), "test")
+            .await
+            .expect("io")
+            .expect("created");
+        log.append("g", 1, (1..=3).map(event).collect())
+            .await
+            .expect("io")
+            .expect("appended");
+    }
+    crate::common::released(dir.path());
+    let full = FullDisk {
+        full: Arc::new(AtomicBool::new(true)),
+    };
+    let refused = SledLog::open_with(dir.path(), Box::new(full))
+        .err()
+        .expect("a full disk refuses the open");
+    assert!(
+        matches!(refused, referee::log::Error::NoSpace(_)),
+        "{refused:?}"
+    );
+    says_no_space_not_damage(&refused.to_string());
+
+    crate::common::released(dir.path());
+    let log = SledLog::open(dir.path()).expect("opens with space back");
+    assert_eq!(log.info("g").await.expect("io").expect("game").last_seq, 3);
+}
+
+/// A small tmpfs, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// None (the test then skips, loudly) where tmpfs cannot be mounted: not root, or no
+    /// mount(8) in the container.
+    fn mount(size: &str) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .output();
+        match mounted {
+            Ok(out) if out.status.success() => Some(SmallDisk { dir }),
+            Ok(out) => {
+                eprintln!("mount: {}", String::from_utf8_lossy(&out.stderr));
+                None
+            }
+            Err(e) => {
+                eprintln!("mount: {e}");
+                None
+            }
+        }
+    }
+
+    /// Writes a file until the file system is full.
+    fn fill(&self) -> std::path::PathBuf {
+        use std::io::Write;
+        let path = self.dir.path().join("filler");
+        let mut file = File::create(&path).expect("filler");
+        let block = vec![0xa5; 64 << 10];
+        while file.write_all(&block).is_ok() {}
+        // What is left is less than a block: fill it byte-sized.
+        while file.write_all(&block[..512]).is_ok() {}
+        while file.write_all(&block[..1]).is_ok() {}
+        path
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .status();
+    }
+}
+
+/// The fault run's finding on a real full file system: `referee serve` restarted there said
+/// "the store is damaged ... restore from a copy" (6 of 6). It must say no space and exit
+/// non-zero, `store check` must not call it damaged either, and once space is freed the
+/// server starts on the same store.
+#[tokio::test]
+async fn serve_restarted_on_a_full_file_system_says_no_space() {
+    let test = "faults::serve_restarted_on_a_full_file_system_says_no_space";
+    let Some(disk) = SmallDisk::mount("16m") else {
+        eprintln!("\n*** SKIPPED {test}: cannot mount a tmpfs here (needs root) ***\n");
+        return;
+    };
+    let data = disk.dir.path().join("data");
+    {
+        let log = SledLog::open(&data).expect("open");
+        log.create("g", r#"{"h":1}"#.into(), "test")
+            .await
+            .expect("io")
+            .expect("created");
+        log.append("g", 1, (1..=3).map(event).collect())
+            .await
+            .expect("io")
+            .expect("appended");
+    }
+    crate::common::released(&data);
+    let filler = disk.fill();
+    let d = data.to_str().expect("utf-8");
+
+    let serve = crate::common::referee_within(
+        &["serve", "--addr", "127.0.0.1:0", "--data", d],
+        std::time::Duration::from_secs(20),
+    );
+    let said = String::from_utf8_lossy(&serve.stderr);
+    assert!(!serve.status.success(), "{said}");
+    says_no_space_not_damage(&said);
+
+    // store check reads a copy: where the copy fits, every game holds; where it does not,
+    // it says so in the same words.
+    let check = crate::common::referee(&["store", "check", "--data", d]);
+    let out = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{out}");
+    assert!(out.contains("1 games: 1 hold, 0 damaged"), "{out}");
+    let cramped = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["store", "check", "--data", d])
+        .env("TMPDIR", disk.dir.path())
+        .output()
+        .expect("run referee");
+    let said = String::from_utf8_lossy(&cramped.stderr);
+    assert!(!cramped.status.success(), "{said}");
+    assert!(said.contains("No space left on device"), "{said}");
+    assert!(!said.contains("damaged"), "{said}");
+
+    std::fs::remove_file(filler).expect("free space");
+    let mut server = crate::common::process::ServeProcess::start(disk.dir.path(), &[]);
+    assert!(server.url.starts_with("http://"), "starts with space back");
+    server.signal("TERM");
+    server.wait_for_exit(std::time::Duration::from_secs(10));
+}

@@ -254,3 +254,226 @@ fn rebuild_refuses_a_malformed_key_before_touching_anything() {
     );
     assert!(!rebuilt.exists(), "nothing was created");
 }
+
+/// The anchor's bytes, and where its line for `game` starts.
+fn anchor_line(data: &Path, game: &str) -> (Vec<u8>, usize) {
+    let bytes = std::fs::read(data.join(ANCHOR_FILE)).expect("anchor");
+    let needle = format!("\"{game}\"");
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle.as_bytes())
+        .expect("the game's line");
+    let start = bytes[..at].iter().rposition(|&b| b == b'\n').expect("line") + 1;
+    (bytes, start)
+}
+
+/// The three games, their anchor written anew as every start writes it: one line per game,
+/// in the order of their numbers.
+async fn three_games_anchored(data: &Path) {
+    three_games(data).await;
+    crate::common::released(data);
+    drop(SledLog::open(data).expect("open"));
+    crate::common::released(data);
+}
+
+/// What a fresh open of `data` serves of each game: its records' count, or the error.
+async fn served(data: &Path) -> (Vec<Result<usize, Error>>, Vec<String>) {
+    crate::common::released(data);
+    let log = SledLog::open(data).expect("opens");
+    let mut each = Vec::new();
+    for game in GAMES {
+        each.push(log.read(game, 0, None).await.map(|r| r.unwrap().len()));
+    }
+    (each, log.recovery().1.to_vec())
+}
+
+#[tokio::test]
+async fn rot_in_the_anchor_padding_is_a_note_and_repaired_never_a_refusal() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    three_games(&data).await;
+    crate::common::released(&data);
+    let (mut bytes, _) = anchor_line(&data, GAMES[0]);
+    let end = bytes.iter().position(|&b| b == 0).expect("padding");
+    let rotten = end + 5000;
+    bytes[rotten] ^= 0x10;
+    std::fs::write(data.join(ANCHOR_FILE), &bytes).expect("rot");
+
+    let check = referee(&["store", "check", "--data", path(&data)]);
+    let said = stdout(&check);
+    assert!(check.status.success(), "{said}");
+    assert!(said.contains("3 games: 3 hold, 0 damaged"), "{said}");
+    assert!(
+        said.contains(&format!("the first at offset {rotten})")),
+        "{said}"
+    );
+
+    let (each, notes) = served(&data).await;
+    assert_eq!(
+        each.into_iter().map(Result::unwrap).collect::<Vec<_>>(),
+        [6, 11, 16]
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("rot of the file, not data")),
+        "{notes:?}"
+    );
+    // Written anew at that start: the padding is zeros again.
+    let after = std::fs::read(data.join(ANCHOR_FILE)).expect("anchor");
+    let end = after.iter().position(|&b| b == 0).expect("padding");
+    assert!(after[end..].iter().all(|&b| b == 0), "the rot is cleared");
+    let (_, notes) = served(&data).await;
+    assert!(!notes.iter().any(|n| n.contains("rot")), "{notes:?}");
+}
+
+#[tokio::test]
+async fn a_damaged_anchor_line_takes_down_only_its_game_until_adopted() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    three_games_anchored(&data).await;
+    // A byte of the head hash in the line of the second game.
+    let (mut bytes, start) = anchor_line(&data, GAMES[1]);
+    let seq = start
+        + bytes[start..]
+            .iter()
+            .position(|&b| b == b' ')
+            .expect("number")
+        + 1;
+    let hash = seq + bytes[seq..].iter().position(|&b| b == b' ').expect("seq") + 1;
+    bytes[hash + 4] ^= 0x01;
+    std::fs::write(data.join(ANCHOR_FILE), &bytes).expect("flip");
+
+    // store check first (it reads a copy): the same verdict the server gives.
+    let check = referee(&["store", "check", "--data", path(&data)]);
+    let said = stdout(&check);
+    assert_eq!(check.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("3 games: 2 hold, 0 damaged, 1 unverified"),
+        "{said}"
+    );
+    assert!(said.contains(&format!("ok       {}", GAMES[0])), "{said}");
+    assert!(said.contains(&format!("ok       {}", GAMES[2])), "{said}");
+    assert!(
+        said.contains(&format!("UNVERIFIED {}", GAMES[1])) && said.contains("line 3 is damaged"),
+        "{said}"
+    );
+    assert!(!said.contains("REFUSED"), "{said}");
+
+    for start in ["first start", "restart after the anchor was written anew"] {
+        let (each, notes) = served(&data).await;
+        assert!(matches!(each[0], Ok(6)), "{start}: {each:?}");
+        assert!(matches!(each[2], Ok(16)), "{start}: {each:?}");
+        match &each[1] {
+            Err(Error::DataLoss { game, detail, .. }) => {
+                assert_eq!(game, GAMES[1]);
+                assert!(
+                    detail.contains("anchor.log line 3 is damaged")
+                        && detail.contains("referee store adopt"),
+                    "{start}: {detail}"
+                );
+            }
+            other => panic!("{start}: the game of the damaged line must be DATA_LOSS: {other:?}"),
+        }
+        if start == "first start" {
+            assert!(
+                notes.iter().any(|n| n.contains("line 3 is damaged")
+                    && n.contains(GAMES[1])
+                    && n.contains("every other game is checked and served")),
+                "{notes:?}"
+            );
+        }
+    }
+
+    // The operator, having checked the chain, accepts the store.
+    crate::common::released(&data);
+    let adopt = referee(&["store", "adopt", "--data", path(&data)]);
+    let said = stdout(&adopt);
+    assert!(adopt.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("game \"{}\": unverified", GAMES[1])),
+        "{said}"
+    );
+    let (each, _) = served(&data).await;
+    assert_eq!(
+        each.into_iter().map(Result::unwrap).collect::<Vec<_>>(),
+        [6, 11, 16]
+    );
+}
+
+#[tokio::test]
+async fn an_anchor_line_that_names_no_game_doubts_only_the_games_without_a_later_line() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let data = root.path().join("data");
+    three_games_anchored(&data).await;
+    // The number and the id of the second game's line both unreadable.
+    let (mut bytes, start) = anchor_line(&data, GAMES[1]);
+    bytes[start] = b'x';
+    let quote = start + bytes[start..].iter().position(|&b| b == b'"').expect("id");
+    bytes[quote] = b'x';
+    std::fs::write(data.join(ANCHOR_FILE), &bytes).expect("damage");
+
+    let (each, notes) = served(&data).await;
+    // Lines are sorted by game number: the first two games' last lines come before it.
+    assert!(matches!(each[0], Err(Error::DataLoss { .. })), "{each:?}");
+    assert!(matches!(each[1], Err(Error::DataLoss { .. })), "{each:?}");
+    assert!(matches!(each[2], Ok(16)), "{each:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("cannot be traced to a game") && n.contains("the 2 games")),
+        "{notes:?}"
+    );
+}
+
+/// Every command that opens the store in place, while a server holds it: "in use", naming
+/// the server's process and the remote form, never "damaged"; and once it stops, they work.
+#[test]
+fn a_store_a_server_holds_is_in_use_with_its_holder_named_never_damaged() {
+    use std::time::Duration;
+
+    let root = tempfile::tempdir().expect("tempdir");
+    let mut server = crate::common::process::ServeProcess::start(root.path(), &[]);
+    let data = root.path().join("data");
+    let d = path(&data);
+    let pid = server.pid();
+    let fixture = crate::common::repo_path("replay-fixtures/xiangqi/advisor-leaves-palace.jsonl");
+    let attempts: [(&str, Vec<&str>); 4] = [
+        ("import --data", vec!["import", path(&fixture), "--data", d]),
+        ("export --data", vec!["export", "g", "--log", "--data", d]),
+        ("store check", vec!["store", "check", "--data", d]),
+        (
+            "a second serve",
+            vec!["serve", "--addr", "127.0.0.1:0", "--data", d],
+        ),
+    ];
+    for (what, args) in attempts {
+        let done = crate::common::referee_within(&args, Duration::from_secs(20));
+        let said = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{what}: {said}");
+        assert!(said.contains("in use, not damaged"), "{what}: {said}");
+        assert!(
+            said.contains(&format!("process {pid} (")) && said.contains(" serve "),
+            "{what}: the holder must be named: {said}"
+        );
+        assert!(said.contains("--server URL"), "{what}: {said}");
+        assert!(
+            !said.contains("is damaged") && !said.contains("Restore"),
+            "{what}: {said}"
+        );
+    }
+
+    server.signal("TERM");
+    server
+        .wait_for_exit(Duration::from_secs(10))
+        .expect("the server stops");
+    crate::common::released(&data);
+    let check = referee(&["store", "check", "--data", d]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let import = referee(&["import", path(&fixture), "--data", d]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+}

@@ -276,7 +276,9 @@ async fn bad_specs_and_a_store_in_use_are_refused_naming_the_flag() {
     let log = SledLog::open(&data).expect("open");
     let done = copy(&format!("sled:{}", path(&data)), &to);
     assert!(!done.status.success());
-    assert!(stderr(&done).contains("stop it first"), "{}", stderr(&done));
+    let said = stderr(&done);
+    assert!(said.contains("in use, not damaged"), "{said}");
+    assert!(said.contains("stop that process first"), "{said}");
     drop(log);
 }
 

@@ -331,7 +331,8 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
         }),
     );
     // The anchor itself: removed (refused: the store knows it had one), a byte flipped in a
-    // middle line (refused), cut in the middle of its last line (a torn write: served whole).
+    // middle line (the game it names is DATA_LOSS, the others served), cut in the middle of
+    // its last line (a torn write: served whole).
     let anchor = std::fs::read(pristine.join(ANCHOR_FILE)).expect("anchor");
     let text_len = anchor.iter().position(|&b| b == 0).unwrap_or(anchor.len());
     run(
@@ -352,6 +353,40 @@ fn a_damaged_store_is_refused_or_served_whole_never_rolled_back_silently() {
             std::fs::write(&path, bytes).expect("write");
         }),
     );
+    // Bytes flipped in the anchor's zero padding (the fault runs' 9 flips of 10): rot, not
+    // data, so every game is served whole; and in its lines after the format line: only the
+    // games such a line may name are DATA_LOSS, never the whole store.
+    let anchor_len = anchor.len();
+    for i in 0..10 {
+        let at = text_len + 1 + i * (anchor_len - text_len - 2) / 9;
+        run(
+            format!("anchorpad-{at}"),
+            Box::new(move |d| flip(&d.join(ANCHOR_FILE), at)),
+        );
+    }
+    // The anchor as the run left it has a line per commit; only each game's last line is its
+    // last word (a damaged older line is superseded), so the flips go to the last lines.
+    let newlines: Vec<usize> = (0..text_len).filter(|&i| anchor[i] == b'\n').collect();
+    let last_lines = newlines[newlines.len() - GAMES - 1] + 1;
+    for i in 0..6 {
+        let at = last_lines + 1 + i * (text_len - last_lines - 3) / 5;
+        let at = if anchor[at] == b'\n' { at + 1 } else { at };
+        run(
+            format!("anchorline-{at}"),
+            Box::new(move |d| flip(&d.join(ANCHOR_FILE), at)),
+        );
+    }
+    assert_eq!(
+        tally.kinds.get("anchorpad"),
+        Some(&[0, 10, 0]),
+        "rot in the anchor's padding must cost nothing"
+    );
+    let [refused, _, lossy] = tally.kinds["anchorline"];
+    assert_eq!(
+        refused, 0,
+        "a damaged anchor line must not refuse the store"
+    );
+    assert!(lossy > 0, "a damaged anchor line must take its game down");
 
     let summary = format!(
         "damaged-store suite: {trials} trials on a store of {GAMES} games x {EVENTS} events \

@@ -36,15 +36,8 @@ pub fn run(game: &str, format: Format, data: &Path) -> ExitCode {
 }
 
 fn export(game: &str, format: Format, data: &Path) -> Result<String, (u8, String)> {
-    let store = SledLog::open(data).map_err(|e| {
-        (
-            1,
-            format!(
-                "cannot open the log in {}: {e} (is a server using it?)",
-                data.display()
-            ),
-        )
-    })?;
+    let store = SledLog::open(data)
+        .map_err(|e| (1, format!("cannot open the log in {}: {e}", data.display())))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| (1, format!("cannot start the runtime: {e}")))?;

@@ -134,15 +134,8 @@ fn to_store(
     data: &Path,
     logs: Vec<(Header, Vec<Event>)>,
 ) -> Result<Vec<String>, Failure> {
-    let store = SledLog::open(data).map_err(|e| {
-        (
-            1,
-            format!(
-                "cannot open the log in {}: {e} (is a server using it?)",
-                data.display()
-            ),
-        )
-    })?;
+    let store = SledLog::open(data)
+        .map_err(|e| (1, format!("cannot open the log in {}: {e}", data.display())))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| (1, e.to_string()))?;

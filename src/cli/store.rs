@@ -23,12 +23,26 @@ pub async fn report(log: &SledLog) {
         tracing::error!("store: {error}");
     }
     let games = log.games().await.map(|g| g.len()).unwrap_or(0);
-    if damaged.is_empty() {
-        tracing::info!(games, "store: every game is at its acknowledged head");
+    let unverified = log.unverified();
+    if !unverified.is_empty() {
+        tracing::error!(
+            games,
+            unverified = unverified.len(),
+            "store: the unverified games ({}) are not served (DATA_LOSS): damage to anchor.log \
+             left what was acknowledged of them unknown. Stop the server, check them with \
+             `referee store check` and against the scoresheets, then accept the store with \
+             `referee store adopt`",
+            unverified.join(", ")
+        );
+    }
+    if damaged.len() == unverified.len() {
+        if damaged.is_empty() {
+            tracing::info!(games, "store: every game is at its acknowledged head");
+        }
     } else {
         tracing::error!(
             games,
-            damaged = damaged.len(),
+            damaged = damaged.len() - unverified.len(),
             "store: the damaged games are not served (DATA_LOSS); the others are. Restore the \
              data directory from a copy, or rebuild it from audit exports with `referee store \
              rebuild`"
@@ -78,7 +92,8 @@ async fn verify_games(log: &SledLog) -> ExitCode {
         Ok(games) => games,
         Err(e) => return fail(1, &format!("cannot list the games: {e}")),
     };
-    let mut damaged = 0;
+    let unverified = log.unverified();
+    let (mut damaged, mut doubted) = (0, 0);
     for info in &games {
         match verify_chain(log, info).await {
             Ok(()) => println!(
@@ -87,18 +102,27 @@ async fn verify_games(log: &SledLog) -> ExitCode {
                 info.last_seq,
                 hex::encode(info.head_hash)
             ),
+            Err(why) if unverified.contains(&info.game) => {
+                doubted += 1;
+                println!("UNVERIFIED {}  {why}", info.game);
+            }
             Err(why) => {
                 damaged += 1;
                 println!("DAMAGED  {}  {why}", info.game);
             }
         }
     }
+    let held = games.len() - damaged - doubted;
+    let unverified = if doubted > 0 {
+        format!(", {doubted} unverified")
+    } else {
+        String::new()
+    };
     println!(
-        "{} games: {} hold, {damaged} damaged",
-        games.len(),
-        games.len() - damaged
+        "{} games: {held} hold, {damaged} damaged{unverified}",
+        games.len()
     );
-    if damaged == 0 {
+    if damaged + doubted == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -369,12 +393,9 @@ pub(super) fn locked_copy(data: &Path) -> Result<StoreCopy, String> {
     let db = data.join("db");
     let file = std::fs::File::open(&db)
         .map_err(|e| format!("no store in {}: {}: {e}", data.display(), db.display()))?;
-    file.try_lock().map_err(|_| {
-        format!(
-            "a server or another command is using the store in {}; stop it first",
-            data.display()
-        )
-    })?;
+    // The same words as a server or a command opening the store would give.
+    file.try_lock()
+        .map_err(|_| crate::log::in_use(data).to_string())?;
     let copy = StoreCopy(std::env::temp_dir().join(format!(
         "referee-store-{}-{}",
         std::process::id(),

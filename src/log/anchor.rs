@@ -22,9 +22,27 @@
 //! The text is followed by zero bytes written ahead ([`AHEAD`] at a time): an fdatasync of a
 //! file whose size changed must also commit the file system's journal, which measured several
 //! milliseconds per commit on this disk, while overwriting bytes already allocated is a data
-//! sync only. The text ends at the first zero byte; anything but zeros after it is damage.
+//! sync only.
+//!
+//! Reading it, each line stands alone (issue 33):
+//! - the text ends after its last sound line; the zeros after it are padding, not data, and a
+//!   byte rotted there is reported and cleared by the rewrite at open, never fatal;
+//! - a last line without its newline was cut short by a crash before its sync (never
+//!   acknowledged) and is ignored;
+//! - any other line that fails its checksum is damaged. It can only have vouched for the game
+//!   it named; if a later sound line names that game, nothing is lost. Otherwise that game is
+//!   *unverified*: what was acknowledged of it cannot be checked, so it is not served until the
+//!   operator adopts the store. If the damage leaves the line naming no known game, every game
+//!   without a later sound line is unverified. Every other game is served.
+//!
+//! A game found unverified keeps that state across restarts in a line of its own (the rewrite
+//! at open drops the damaged line, which would otherwise let the game through next time):
+//! ```text
+//! unverified <number> <game id as a JSON string> <why as a JSON string> <check>
+//! ```
+//! A later mark line for the game (only `store adopt` writes one) ends it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -41,6 +59,10 @@ pub const ANCHOR_FILE: &str = "anchor.log";
 /// Where a compaction writes before it renames over [`ANCHOR_FILE`].
 const COMPACTING_FILE: &str = "anchor.log.new";
 const MAGIC: &str = "referee-anchor 1";
+/// No sound line is longer (an id of 128 bytes escaped at most six bytes to one, numbers, hash).
+const LONGEST_LINE: usize = 1024;
+/// The first word of a line naming a game that is unverified.
+const UNVERIFIED: &str = "unverified";
 /// The journal is compacted once it is this large and four times its compacted size.
 const COMPACT_AT: u64 = 4 << 20;
 /// Zero bytes written ahead of the text, so that appends overwrite allocated bytes.
@@ -79,11 +101,21 @@ pub fn acknowledged(dir: &Path) -> Result<Option<HashMap<String, u64>>, Error> {
     }))
 }
 
+/// A game whose last acknowledged head the anchor cannot say: its line was found damaged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Unverified {
+    /// The game's number in the store's keys.
+    pub number: u64,
+    /// How it came to be unverified, as found then.
+    pub why: String,
+}
+
 /// The open anchor file and the latest mark of every game it names.
 pub(super) struct Anchor {
     dir: PathBuf,
     file: File,
     marks: HashMap<String, Mark>,
+    unverified: HashMap<String, Unverified>,
     /// Bytes of text in the file now, and just after the last compaction.
     bytes: u64,
     compacted: u64,
@@ -93,9 +125,40 @@ pub(super) struct Anchor {
 
 /// What reading the anchor found besides the marks.
 pub(super) struct Read {
+    /// Each game's last sound mark.
     pub marks: HashMap<String, Mark>,
+    /// Games found unverified at an earlier open (and not marked since).
+    pub unverified: HashMap<String, Unverified>,
     /// A last line cut short by a crash during its write: it was never acknowledged.
     pub torn_tail: bool,
+    /// Lines that fail their checksum or cannot be read, in file order.
+    pub damaged: Vec<DamagedLine>,
+    /// Bytes other than zero in the padding after the text.
+    pub rot: Option<Rot>,
+}
+
+/// A line of the anchor that fails its checksum (or its checksum holds but it cannot be read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct DamagedLine {
+    /// Its line number, from 1.
+    pub line: usize,
+    /// The game number its first field still reads as, if it does.
+    pub number: Option<u64>,
+    /// The game id its id field still reads as, if it does.
+    pub game: Option<String>,
+    /// Games with a sound line after it: whatever it said of them is superseded.
+    pub superseded: HashSet<String>,
+    /// It is the file's first line, the format line, which names no game.
+    pub format_line: bool,
+}
+
+/// Bytes other than zero found in the zero padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Rot {
+    /// How many.
+    pub bytes: usize,
+    /// The file offset of the first.
+    pub first: usize,
 }
 
 impl Anchor {
@@ -115,18 +178,21 @@ impl Anchor {
         })
     }
 
-    /// Writes `marks` as a fresh, compacted anchor and opens it for appending.
+    /// Writes `marks` and `unverified` as a fresh, compacted anchor (which also clears any
+    /// rot in the padding) and opens it for appending.
     pub fn create(
         dir: &Path,
         marks: HashMap<String, Mark>,
+        unverified: HashMap<String, Unverified>,
         durability: &mut dyn Durability,
     ) -> Result<Anchor, Error> {
-        let (bytes, allocated) = rewrite(dir, &marks, durability)?;
+        let (bytes, allocated) = rewrite(dir, &marks, &unverified, durability)?;
         let file = OpenOptions::new().write(true).open(dir.join(ANCHOR_FILE))?;
         Ok(Anchor {
             dir: dir.to_owned(),
             file,
             marks,
+            unverified,
             bytes,
             compacted: bytes,
             allocated,
@@ -147,6 +213,7 @@ impl Anchor {
         for (game, mark) in heads {
             text.push_str(&mark_line(game, mark));
             self.marks.insert((*game).to_owned(), *mark);
+            self.unverified.remove(*game);
         }
         let end = self.bytes + len_u64(text.len());
         if end > self.allocated {
@@ -162,7 +229,7 @@ impl Anchor {
     }
 
     fn compact(&mut self, durability: &mut dyn Durability) -> Result<(), Error> {
-        let (bytes, allocated) = rewrite(&self.dir, &self.marks, durability)?;
+        let (bytes, allocated) = rewrite(&self.dir, &self.marks, &self.unverified, durability)?;
         self.file = OpenOptions::new()
             .write(true)
             .open(self.dir.join(ANCHOR_FILE))?;
@@ -179,6 +246,7 @@ impl Anchor {
 fn rewrite(
     dir: &Path,
     marks: &HashMap<String, Mark>,
+    unverified: &HashMap<String, Unverified>,
     durability: &mut dyn Durability,
 ) -> Result<(u64, u64), Error> {
     let mut games: Vec<(&String, &Mark)> = marks.iter().collect();
@@ -186,6 +254,12 @@ fn rewrite(
     let mut text = checked(MAGIC);
     for (game, mark) in games {
         text.push_str(&mark_line(game, mark));
+    }
+    // After the marks: an unverified line holds until a mark line after it.
+    let mut doubtful: Vec<(&String, &Unverified)> = unverified.iter().collect();
+    doubtful.sort_by_key(|(_, u)| u.number);
+    for (game, u) in doubtful {
+        text.push_str(&unverified_line(game, u));
     }
     let fresh = dir.join(COMPACTING_FILE);
     let mut file = File::create(&fresh)?;
@@ -217,6 +291,12 @@ fn mark_line(game: &str, mark: &Mark) -> String {
     ))
 }
 
+fn unverified_line(game: &str, u: &Unverified) -> String {
+    let id = serde_json::Value::from(game).to_string();
+    let why = serde_json::Value::from(u.why.as_str()).to_string();
+    checked(&format!("{UNVERIFIED} {} {id} {why}", u.number))
+}
+
 /// The line with its checksum and newline.
 fn checked(line: &str) -> String {
     format!("{line} {}\n", check(line))
@@ -226,45 +306,225 @@ fn check(line: &str) -> String {
     hex::encode(&Sha256::digest(line.as_bytes())[..8])
 }
 
-/// The marks of an anchor file. A damaged line anywhere but at the very end is an error: the
-/// file can no longer say what was acknowledged.
+/// A line of the anchor as written.
+enum Line {
+    Magic,
+    Mark(String, Mark),
+    Unverified(String, Unverified),
+}
+
+/// One stretch of the file up to a newline (the last one may have none).
+struct Piece<'a> {
+    at: usize,
+    bytes: &'a [u8],
+    ended: bool,
+}
+
+fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let (len, ended) = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or((rest.len(), false), |n| (n, true));
+        pieces.push(Piece {
+            at,
+            bytes: &rest[..len],
+            ended,
+        });
+        at += len + usize::from(ended);
+    }
+    pieces
+}
+
+/// The marks of an anchor file, each line on its own (see the module's text). Refused only
+/// when the file says nothing at all, or is of another format.
 fn parse(bytes: &[u8]) -> Result<Read, String> {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    if bytes[end..].iter().any(|&b| b != 0) {
-        return Err(format!(
-            "a zero byte at offset {end} is followed by more text"
-        ));
-    }
-    let bytes = &bytes[..end];
-    let text = std::str::from_utf8(bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
-    let complete = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    let mut marks = HashMap::new();
-    let mut torn_tail = false;
-    for (i, line) in lines.iter().enumerate() {
-        let last = i + 1 == lines.len();
-        // A last line without its newline was cut short by a crash before its sync: it was
-        // never acknowledged. Any other line that fails its checksum is damage.
-        if last && !complete && i > 0 {
-            torn_tail = true;
-            break;
-        }
-        let body = verified(line)
-            .ok_or_else(|| format!("line {} is damaged (its checksum does not match)", i + 1))?;
-        if i == 0 {
-            if body != MAGIC {
-                return Err(format!("line 1 is not {MAGIC:?}"));
-            }
-            continue;
-        }
-        let (game, mark) =
-            parse_mark(body).ok_or_else(|| format!("line {} is malformed", i + 1))?;
-        marks.insert(game, mark);
-    }
-    if lines.is_empty() {
+    if bytes.iter().all(|&b| b == 0) {
         return Err("the file is empty".into());
     }
-    Ok(Read { marks, torn_tail })
+    let mut rot = Vec::new();
+    let pieces = mend(pieces(bytes), &mut rot);
+    let lines: Vec<Option<Line>> = pieces
+        .iter()
+        .map(|p| if p.ended { read_line(p.bytes) } else { None })
+        .collect();
+    if let Some(Some(line)) = lines.first()
+        && !matches!(line, Line::Magic)
+    {
+        return Err(format!("line 1 is not {MAGIC:?}"));
+    }
+    let text_end = lines.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+    let mut read = Read {
+        marks: HashMap::new(),
+        unverified: HashMap::new(),
+        torn_tail: false,
+        damaged: Vec::new(),
+        rot: None,
+    };
+    let mut later = HashSet::new();
+    for (i, line) in lines.iter().enumerate().take(text_end).rev() {
+        match line {
+            Some(Line::Mark(game, _) | Line::Unverified(game, _)) => {
+                later.insert(game.clone());
+            }
+            Some(Line::Magic) => {}
+            None => read.damaged.push(damaged_line(i, pieces[i].bytes, &later)),
+        }
+    }
+    read.damaged.reverse();
+    for line in lines.into_iter().take(text_end).flatten() {
+        keep(&mut read, line);
+    }
+    after_text(&pieces, text_end, rot, &mut read);
+    Ok(read)
+}
+
+/// What follows the last sound line: damaged lines, a torn last line, the padding.
+fn after_text(pieces: &[Piece], text_end: usize, mut rot: Vec<usize>, read: &mut Read) {
+    // Whether the pieces so far were text (damaged lines) rather than padding.
+    let mut in_text = true;
+    for (i, piece) in pieces.iter().enumerate().skip(text_end) {
+        let stray: Vec<usize> = nonzero(piece);
+        let starts_text = piece.bytes.first().is_some_and(|&b| b != 0);
+        if piece.ended && stray.len() > 1 {
+            // More than a stray byte before a newline is a line, whose checksum fails (a byte
+            // of it zeroed included); rot in the padding is one byte here and there.
+            read.damaged
+                .push(damaged_line(i, piece.bytes, &HashSet::new()));
+            continue;
+        }
+        if !piece.ended && in_text && starts_text {
+            // The last write, cut short by a crash before its newline reached the disk.
+            read.torn_tail = true;
+            let cut = piece.bytes.iter().position(|&b| b == 0);
+            let fragment = cut.unwrap_or(piece.bytes.len());
+            let after = |at: &usize| *at >= piece.at + fragment;
+            rot.extend(stray.into_iter().filter(after));
+        } else {
+            rot.extend(stray);
+            if piece.ended {
+                // A newline among zeros.
+                rot.push(piece.at + piece.bytes.len());
+            }
+        }
+        in_text = false;
+    }
+    rot.sort_unstable();
+    read.rot = rot.first().map(|&first| Rot {
+        bytes: rot.len(),
+        first,
+    });
+}
+
+/// The pieces, split again where a newline rotted into another byte: a piece that is not a
+/// sound line but begins with one, followed by the byte where its newline was. The offsets of
+/// those bytes go to `rot`.
+fn mend<'a>(pieces: Vec<Piece<'a>>, rot: &mut Vec<usize>) -> Vec<Piece<'a>> {
+    let mut mended = Vec::with_capacity(pieces.len());
+    for mut piece in pieces {
+        while let Some(k) = lost_newline(piece.bytes, piece.ended) {
+            rot.push(piece.at + k);
+            mended.push(Piece {
+                at: piece.at,
+                bytes: &piece.bytes[..k],
+                ended: true,
+            });
+            piece = Piece {
+                at: piece.at + k + 1,
+                bytes: &piece.bytes[k + 1..],
+                ended: piece.ended,
+            };
+        }
+        mended.push(piece);
+    }
+    mended
+}
+
+/// Where a sound line ends inside a piece, if the piece is not one itself. Its newline may
+/// have rotted into any byte, zero included if text follows (the piece is `ended`); a zero
+/// ending the last piece is the padding after a line cut short.
+fn lost_newline(bytes: &[u8], ended: bool) -> Option<usize> {
+    if read_line(bytes).is_some() {
+        return None;
+    }
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let last = if ended && end < bytes.len() {
+        end
+    } else {
+        end.saturating_sub(1)
+    };
+    (1..=last.min(LONGEST_LINE)).find(|&k| read_line(&bytes[..k]).is_some())
+}
+
+/// Takes a sound line's word on its game: the last line for a game wins.
+fn keep(read: &mut Read, line: Line) {
+    match line {
+        Line::Magic => {}
+        Line::Mark(game, mark) => {
+            read.unverified.remove(&game);
+            read.marks.insert(game, mark);
+        }
+        Line::Unverified(game, u) => {
+            read.unverified.insert(game, u);
+        }
+    }
+}
+
+/// The file offsets of a piece's bytes other than zero.
+fn nonzero(piece: &Piece) -> Vec<usize> {
+    let at = piece.at;
+    piece
+        .bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b != 0)
+        .map(|(i, _)| at + i)
+        .collect()
+}
+
+/// A line that is not sound, with whatever of its game it still says.
+fn damaged_line(index: usize, bytes: &[u8], later: &HashSet<String>) -> DamagedLine {
+    let text = String::from_utf8_lossy(bytes);
+    let body = text.rsplit_once(' ').map_or(&*text, |(body, _)| body);
+    let mut parts = body.splitn(4, ' ');
+    let number = parts.next().and_then(|n| n.parse().ok());
+    let game = parts
+        .nth(2)
+        .and_then(|id| serde_json::from_str::<String>(id).ok());
+    // The format line (the file's first) vouches for no game: damage there costs nothing if
+    // it is no longer than the format line (a newline lost there would merge a mark into it).
+    let format_line = index == 0 && bytes.len() <= checked(MAGIC).len();
+    DamagedLine {
+        line: index + 1,
+        number,
+        game,
+        superseded: later.clone(),
+        format_line,
+    }
+}
+
+/// The line, if its checksum holds and it reads as a line of the anchor.
+fn read_line(bytes: &[u8]) -> Option<Line> {
+    let body = verified(std::str::from_utf8(bytes).ok()?)?;
+    if body == MAGIC {
+        return Some(Line::Magic);
+    }
+    if let Some(rest) = body.strip_prefix(UNVERIFIED) {
+        return parse_unverified(rest).map(|(game, u)| Line::Unverified(game, u));
+    }
+    parse_mark(body).map(|(game, mark)| Line::Mark(game, mark))
+}
+
+fn parse_unverified(rest: &str) -> Option<(String, Unverified)> {
+    let (number, json) = rest.trim_start().split_once(' ')?;
+    let mut values = serde_json::Deserializer::from_str(json).into_iter::<String>();
+    let game = values.next()?.ok()?;
+    let why = values.next()?.ok()?;
+    let number = number.parse().ok()?;
+    Some((game, Unverified { number, why }))
 }
 
 /// The line's content if its checksum matches.
@@ -309,7 +569,8 @@ mod tests {
     #[test]
     fn the_last_mark_of_each_game_wins_and_survives_compaction() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut anchor = Anchor::create(dir.path(), HashMap::new(), &mut Fdatasync).expect("new");
+        let mut anchor = Anchor::create(dir.path(), HashMap::new(), HashMap::new(), &mut Fdatasync)
+            .expect("new");
         anchor
             .record(&[("a b", mark(1, 0)), ("c\"d", mark(2, 0))], &mut Fdatasync)
             .expect("record");
@@ -326,9 +587,10 @@ mod tests {
     }
 
     #[test]
-    fn a_torn_last_line_is_ignored_but_a_damaged_middle_line_is_an_error() {
+    fn a_torn_last_line_is_ignored_and_a_damaged_middle_line_is_read_around() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut anchor = Anchor::create(dir.path(), HashMap::new(), &mut Fdatasync).expect("new");
+        let mut anchor = Anchor::create(dir.path(), HashMap::new(), HashMap::new(), &mut Fdatasync)
+            .expect("new");
         anchor
             .record(&[("g", mark(1, 3))], &mut Fdatasync)
             .expect("record");
@@ -350,17 +612,126 @@ mod tests {
             "the torn mark was never acknowledged"
         );
 
-        let mut stray = full.clone();
-        stray[end + 100] = b'x';
-        std::fs::write(&path, &stray).expect("stray");
-        let err = Anchor::read(dir.path()).err().expect("damaged");
-        assert!(err.to_string().contains("followed by more text"), "{err}");
-
         let mut damaged = full.clone();
         let second_line = full.iter().position(|&b| b == b'\n').expect("newline") + 3;
         damaged[second_line] ^= 1;
         std::fs::write(&path, &damaged).expect("flip");
-        let err = Anchor::read(dir.path()).err().expect("damaged");
-        assert!(err.to_string().contains("line 2 is damaged"), "{err}");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert_eq!(read.damaged.len(), 1);
+        let line = &read.damaged[0];
+        assert_eq!((line.line, line.number), (2, Some(1)));
+        assert_eq!(line.game.as_deref(), Some("g"));
+        assert!(
+            line.superseded.contains("g"),
+            "line 3 names the game after it"
+        );
+        assert_eq!(read.marks["g"], mark(1, 4));
+    }
+
+    /// The anchor of `dir` with games "a" (1) and "b" (2), compacted, as after a start.
+    fn two_games(dir: &Path) -> Vec<u8> {
+        let marks = HashMap::from([("a".to_owned(), mark(1, 5)), ("b".to_owned(), mark(2, 9))]);
+        Anchor::create(dir, marks, HashMap::new(), &mut Fdatasync).expect("new");
+        std::fs::read(dir.join(ANCHOR_FILE)).expect("read")
+    }
+
+    #[test]
+    fn rot_in_the_padding_is_reported_not_taken_for_data() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let full = two_games(dir.path());
+        let end = full.iter().position(|&b| b == 0).expect("zeros ahead");
+        let path = dir.path().join(ANCHOR_FILE);
+        // A newline rotted between two sound lines is no loss either.
+        let newline = full.iter().enumerate().filter(|(_, b)| **b == b'\n');
+        let second = newline.map(|(i, _)| i).nth(1).expect("line 2");
+        for (at, value) in [
+            (end + 100, b'x'),
+            (end + 1, 0x80),
+            (full.len() - 1, b'\n'),
+            (second, b'x'),
+        ] {
+            let mut rotten = full.clone();
+            rotten[at] = value;
+            std::fs::write(&path, &rotten).expect("rot");
+            let read = Anchor::read(dir.path()).expect("read").expect("exists");
+            assert_eq!(
+                read.rot,
+                Some(Rot {
+                    bytes: 1,
+                    first: at
+                }),
+                "at {at}"
+            );
+            assert!(read.damaged.is_empty() && !read.torn_tail, "at {at}");
+            assert_eq!(read.marks.len(), 2);
+        }
+        std::fs::write(&path, &full).expect("whole");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert_eq!(read.rot, None);
+    }
+
+    #[test]
+    fn a_damaged_line_names_what_it_still_can_and_a_zeroed_byte_is_not_padding() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let full = two_games(dir.path());
+        let path = dir.path().join(ANCHOR_FILE);
+        let line_start = |n: usize| -> usize {
+            let newlines = full.iter().enumerate().filter(|(_, b)| **b == b'\n');
+            newlines.map(|(i, _)| i + 1).nth(n - 2).expect("line")
+        };
+        // A byte of the hash of line 3 (game "b", the last line) zeroed.
+        let mut zeroed = full.clone();
+        zeroed[line_start(3) + 10] = 0;
+        std::fs::write(&path, &zeroed).expect("zero");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert_eq!(read.rot, None);
+        assert_eq!(read.damaged.len(), 1, "{:?}", read.damaged);
+        let line = &read.damaged[0];
+        assert_eq!((line.line, line.number), (3, Some(2)));
+        assert_eq!(line.game.as_deref(), Some("b"));
+        assert!(line.superseded.is_empty());
+        assert!(!read.marks.contains_key("b"));
+        assert_eq!(read.marks["a"], mark(1, 5));
+
+        // The id of line 2 (game "a") damaged: its number still names it; "b" comes after.
+        let mut flipped = full.clone();
+        let quote = line_start(2)
+            + full[line_start(2)..]
+                .iter()
+                .position(|&b| b == b'"')
+                .expect("id");
+        flipped[quote + 1] ^= 0x20;
+        std::fs::write(&path, &flipped).expect("flip");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        let line = &read.damaged[0];
+        assert_eq!((line.line, line.number), (2, Some(1)));
+        assert_eq!(line.game.as_deref(), Some("A"));
+        assert!(line.superseded.contains("b") && !line.superseded.contains("a"));
+    }
+
+    #[test]
+    fn an_unverified_game_survives_compaction_until_a_mark_comes_after_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let doubt = Unverified {
+            number: 2,
+            why: "line 3 is \"damaged\"".into(),
+        };
+        let marks = HashMap::from([("a".to_owned(), mark(1, 5)), ("b".to_owned(), mark(2, 4))]);
+        let unverified = HashMap::from([("b".to_owned(), doubt.clone())]);
+        let mut anchor =
+            Anchor::create(dir.path(), marks, unverified, &mut Fdatasync).expect("new");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert_eq!(read.unverified["b"], doubt);
+        assert_eq!(read.marks["b"], mark(2, 4), "the older mark is kept");
+        anchor.compact(&mut Fdatasync).expect("compact");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert_eq!(read.unverified["b"], doubt);
+        assert!(read.damaged.is_empty());
+        anchor
+            .record(&[("b", mark(2, 9))], &mut Fdatasync)
+            .expect("record");
+        let read = Anchor::read(dir.path()).expect("read").expect("exists");
+        assert!(read.unverified.is_empty(), "a later mark ends it");
+        assert_eq!(read.marks["b"], mark(2, 9));
     }
 }

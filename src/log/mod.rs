@@ -31,6 +31,7 @@ mod error;
 mod group_commit;
 mod layout;
 mod limits;
+mod lock;
 mod postgres;
 mod record;
 mod recovery;
@@ -47,6 +48,7 @@ pub use tokio_stream::Stream;
 pub use anchor::{ANCHOR_FILE, acknowledged};
 pub use disk::{Durability, Fdatasync};
 pub use error::{Error, Rejection};
+pub use lock::in_use;
 
 /// Whether a log takes writes now: what health reports, with the reason an operator reads.
 #[derive(Clone, Debug, PartialEq, Eq)]

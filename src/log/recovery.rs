@@ -13,7 +13,7 @@ use std::sync::{Arc, Once};
 
 use tokio::sync::watch;
 
-use super::anchor::{ANCHOR_FILE, Anchor, Mark};
+use super::anchor::{ANCHOR_FILE, Anchor, DamagedLine, Mark, Read, Unverified};
 use super::chain::Chain;
 use super::disk::Disk;
 use super::layout::{self, DirEntry, Head};
@@ -46,6 +46,8 @@ pub(super) struct Damage {
     pub mark: Option<Mark>,
     /// What is wrong, as every request for the game will be told.
     pub error: Error,
+    /// Whether the game is only unverified (its anchor line damaged), not found damaged.
+    pub unverified: bool,
 }
 
 /// What opening found: the games to serve, the damaged ones, and the anchor to go on with.
@@ -58,7 +60,11 @@ pub(super) struct Recovered {
     pub notes: Vec<String>,
 }
 
-/// Opens sled's files; a panic inside sled (seen on damaged files) becomes an error.
+/// Opens sled's files; a panic inside sled (seen on damaged files) becomes an error. A store
+/// that cannot be opened is called damaged only when nothing else explains it: another process
+/// holding it is [`Error::InUse`], a full file system [`Error::NoSpace`], a refusal by the file
+/// system (permissions, read-only) [`Error::Storage`]; advice to restore a copy given to a
+/// healthy store could have an operator overwrite it.
 pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
     let config = sled::Config::new()
         .path(path)
@@ -66,13 +72,39 @@ pub(super) fn open_tree(path: &Path) -> Result<sled::Db, Error> {
         // The writer flushes and fdatasyncs every group itself; sled's timer would only add
         // a second, unsynced flush on its own thread.
         .flush_every_ms(None);
-    guarded("opening the store", || config.open().map_err(Error::from)).map_err(|e| {
-        let why = match e {
-            Error::Damaged(why) => why,
-            other => other.to_string(),
-        };
-        Error::Damaged(format!("{}: {why}", path.display()))
-    })
+    match guarded("opening the store", || Ok(config.open())) {
+        Ok(Ok(tree)) => Ok(tree),
+        Ok(Err(e)) => Err(open_failure(path, e)),
+        Err(Error::Damaged(why)) => Err(Error::Damaged(format!("{}: {why}", path.display()))),
+        Err(other) => Err(other),
+    }
+}
+
+/// Why sled could not open the store in `path`, by cause.
+pub(super) fn open_failure(path: &Path, e: sled::Error) -> Error {
+    use std::io::ErrorKind;
+    if let sled::Error::Io(io) = &e {
+        // sled's own text for a lock it could not take; the probe covers a holder that let go
+        // since, and is the only test once sled's wording changes.
+        if io.to_string().contains("could not acquire lock") || super::lock::held(path) {
+            return super::lock::in_use(path);
+        }
+        let at = path.display();
+        match io.kind() {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+                return Error::NoSpace(format!("{at}: {io}"));
+            }
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+                return Error::Storage(format!("cannot open the store in {at}: {io}"));
+            }
+            _ => {}
+        }
+    }
+    let why = match Error::from(e) {
+        Error::Damaged(why) => why,
+        other => other.to_string(),
+    };
+    Error::Damaged(format!("{}: {why}", path.display()))
 }
 
 /// Runs `f`, turning a panic into `Error::Damaged`: sled 0.34 panics on some damaged files.
@@ -133,16 +165,8 @@ pub(super) fn recover(
 ) -> Result<Recovered, Error> {
     let mut found = guarded("reading the game directory", || load_games(tree))?;
     let anchored = guarded("reading the store", || Ok(tree.get(layout::ANCHORED)?))?.is_some();
-    let marks = match Anchor::read(path) {
-        Ok(Some(read)) => {
-            if read.torn_tail {
-                found.notes.push(format!(
-                    "{ANCHOR_FILE}: its last line was cut short by a crash before it was \
-                     synced (never acknowledged); ignored"
-                ));
-            }
-            Some(read.marks)
-        }
+    let read = match Anchor::read(path) {
+        Ok(Some(read)) => Some(read),
         Ok(None) if anchored && trust == Trust::Anchor => {
             return Err(Error::Damaged(format!(
                 "{ANCHOR_FILE} is missing although this store was anchored, so what was \
@@ -156,15 +180,21 @@ pub(super) fn recover(
         }
         Err(e) => return Err(e),
     };
-    let marks = match (marks, trust) {
-        (Some(marks), Trust::Anchor) => marks,
-        (marks, _) => {
-            note_adoption(&mut found, marks.as_ref());
-            HashMap::new()
+    if let Some(read) = &read {
+        note_reading(&mut found, read);
+    }
+    let (marks, unverified) = match (read, trust) {
+        (Some(read), Trust::Anchor) => {
+            let unverified = unverified_games(&mut found, &read);
+            (read.marks, unverified)
+        }
+        (read, _) => {
+            note_adoption(&mut found, read.as_ref());
+            (HashMap::new(), HashMap::new())
         }
     };
-    let kept = reconcile(tree, &mut found, &marks)?;
-    let anchor = Anchor::create(path, kept, disk.durability())?;
+    let kept = reconcile(tree, &mut found, &marks, &unverified)?;
+    let anchor = Anchor::create(path, kept, unverified, disk.durability())?;
     if !anchored {
         tree.insert(layout::ANCHORED, &[1])?;
         disk.sync(tree)?;
@@ -176,6 +206,125 @@ pub(super) fn recover(
         anchor,
         notes: found.notes,
     })
+}
+
+/// Notes on what reading the anchor met that costs nothing acknowledged.
+fn note_reading(found: &mut Found, read: &Read) {
+    if read.torn_tail {
+        found.notes.push(format!(
+            "{ANCHOR_FILE}: its last line was cut short by a crash before it was synced \
+             (never acknowledged); ignored"
+        ));
+    }
+    if let Some(rot) = read.rot {
+        found.notes.push(format!(
+            "{ANCHOR_FILE}: {} byte(s) rotted where it holds no data (its zero padding after \
+             the text, or a newline between two sound lines; the first at offset {}): rot of \
+             the file, not data, so nothing acknowledged is affected; the anchor is written \
+             anew at every start, which clears them",
+            rot.bytes, rot.first
+        ));
+    }
+}
+
+/// The games the anchor can no longer vouch for: those an earlier start found so, and those
+/// a damaged line may have named (see `anchor`); each damaged line gets a note.
+fn unverified_games(found: &mut Found, read: &Read) -> HashMap<String, Unverified> {
+    let mut unverified = read.unverified.clone();
+    let known = known_games(found, read);
+    for line in &read.damaged {
+        let n = line.line;
+        if line.format_line {
+            found.notes.push(format!(
+                "{ANCHOR_FILE}: line 1 (the format line, which names no game) is damaged; the \
+                 lines after it are read as format 1 and the anchor is written anew"
+            ));
+            continue;
+        }
+        let (traced, doubted) = doubted(line, &known);
+        let why = if traced {
+            format!("{ANCHOR_FILE} line {n} is damaged and may hold its last acknowledged head")
+        } else {
+            format!(
+                "{ANCHOR_FILE} line {n} is damaged and cannot be traced to a game; it may hold \
+                 this game's last acknowledged head"
+            )
+        };
+        found.notes.push(damaged_line_note(line, traced, &doubted));
+        for (game, number) in doubted {
+            unverified.entry(game).or_insert_with(|| Unverified {
+                number,
+                why: why.clone(),
+            });
+        }
+    }
+    unverified
+}
+
+/// Every game the store or the anchor knows, with its number.
+fn known_games(found: &Found, read: &Read) -> Vec<(String, u64)> {
+    let mut known: HashMap<&str, u64> = HashMap::new();
+    let stored = found.games.iter().map(|(g, game)| (g, game.dir.number));
+    let damaged = found.damaged.iter().map(|(g, d)| (g, d.number));
+    let marked = read.marks.iter().map(|(g, m)| (g, m.number));
+    let doubted = read.unverified.iter().map(|(g, u)| (g, u.number));
+    for (game, number) in stored.chain(damaged).chain(marked).chain(doubted) {
+        known.entry(game.as_str()).or_insert(number);
+    }
+    let mut known: Vec<(String, u64)> = known.into_iter().map(|(g, n)| (g.to_owned(), n)).collect();
+    known.sort_by_key(|(_, n)| *n);
+    known
+}
+
+/// The games a damaged line may have been the last word on: those its number or id still
+/// name (traced), else every known game; less those with a sound line after it.
+fn doubted(line: &DamagedLine, known: &[(String, u64)]) -> (bool, Vec<(String, u64)>) {
+    let names = |(game, number): &&(String, u64)| {
+        line.number == Some(*number) || line.game.as_deref() == Some(game.as_str())
+    };
+    let traced = known.iter().any(|g| names(&g));
+    let doubted = known
+        .iter()
+        .filter(|g| !traced || names(g))
+        .filter(|(game, _)| !line.superseded.contains(game))
+        .cloned()
+        .collect();
+    (traced, doubted)
+}
+
+fn damaged_line_note(line: &DamagedLine, traced: bool, doubted: &[(String, u64)]) -> String {
+    let n = line.line;
+    let games: Vec<String> = doubted.iter().map(|(g, _)| format!("{g:?}")).collect();
+    let (shown, more) = (
+        games.iter().take(10).cloned().collect::<Vec<_>>(),
+        games.len().saturating_sub(10),
+    );
+    let mut list = shown.join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    match (traced, games.is_empty()) {
+        (true, true) => format!(
+            "{ANCHOR_FILE}: line {n} is damaged; every game it may name has a sound line after \
+             it, so nothing is unverified; the anchor is written anew without it"
+        ),
+        (false, true) => format!(
+            "{ANCHOR_FILE}: line {n} is damaged and cannot be traced to a game; every game has a \
+             sound line after it, so nothing is unverified"
+        ),
+        (true, false) => format!(
+            "{ANCHOR_FILE}: line {n} is damaged: {list} cannot be checked against what was \
+             acknowledged and is not served (DATA_LOSS) until adopted; every other game is \
+             checked and served as usual"
+        ),
+        (false, false) => format!(
+            "{ANCHOR_FILE}: line {n} is damaged and cannot be traced to a game: the {} games \
+             without a sound line after it ({list}) cannot be checked against what was \
+             acknowledged and are not served (DATA_LOSS) until adopted; every other game is \
+             checked and served as usual",
+            games.len()
+        ),
+    }
 }
 
 /// What the store holds, before the anchor is consulted.
@@ -195,20 +344,30 @@ impl Found {
 
     fn damage(&mut self, name: &str, number: u64, mark: Option<Mark>, error: Error) {
         self.games.remove(name);
-        self.damaged.insert(
-            name.to_owned(),
-            Damage {
-                number,
-                mark,
-                error,
-            },
-        );
+        let damage = Damage {
+            number,
+            mark,
+            error,
+            unverified: false,
+        };
+        self.damaged.insert(name.to_owned(), damage);
+    }
+
+    /// Like [`Found::damage`], for a game that is only unverified.
+    fn doubt(&mut self, name: &str, number: u64, mark: Option<Mark>, error: Error) {
+        self.damage(name, number, mark, error);
+        if let Some(damage) = self.damaged.get_mut(name) {
+            damage.unverified = true;
+        }
     }
 }
 
-fn note_adoption(found: &mut Found, marks: Option<&HashMap<String, Mark>>) {
+fn note_adoption(found: &mut Found, read: Option<&Read>) {
     let count = found.games.len();
-    let Some(marks) = marks else {
+    let Some(Read {
+        marks, unverified, ..
+    }) = read
+    else {
         if count > 0 {
             found.notes.push(format!(
                 "no anchor (a store written before anchors existed): its {count} games are \
@@ -234,6 +393,15 @@ fn note_adoption(found: &mut Found, marks: Option<&HashMap<String, Mark>>) {
             )),
         }
     }
+    for (name, u) in unverified {
+        let now = found.games.get(name).map(|g| g.head.borrow().last_seq);
+        let adopted = now.map_or("absent from the adopted store".into(), |seq| {
+            format!("adopted at seq {seq}")
+        });
+        found
+            .notes
+            .push(format!("game {name:?}: unverified ({}); {adopted}", u.why));
+    }
 }
 
 /// Checks every anchored game against the store and every stored game's tail; returns the
@@ -242,6 +410,7 @@ fn reconcile(
     tree: &sled::Db,
     found: &mut Found,
     marks: &HashMap<String, Mark>,
+    unverified: &HashMap<String, Unverified>,
 ) -> Result<HashMap<String, Mark>, Error> {
     let mut kept = HashMap::new();
     for (name, mark) in marks {
@@ -272,17 +441,45 @@ fn reconcile(
             found.damage(&name, game.dir.number, None, error);
             continue;
         }
-        if !marks.is_empty() {
+        if !marks.is_empty() && !unverified.contains_key(&name) {
             found.notes.push(format!(
                 "game {name:?} is in the store but not in the anchor (created in the last \
                  commit before a crash, or added to the store by other means); anchored now"
             ));
         }
     }
+    // Checked against an older sound line if there is one (a failure there says more), an
+    // unverified game is still not served: a later acknowledgement may be what was lost.
+    for (name, u) in unverified {
+        if found.damaged.contains_key(name) {
+            continue;
+        }
+        let older = marks.get(name).copied();
+        found.doubt(name, u.number, older, unverified_loss(name, u, older));
+    }
     for (name, game) in &found.games {
         kept.insert(name.clone(), mark_of(game));
     }
     Ok(kept)
+}
+
+fn unverified_loss(name: &str, u: &Unverified, older: Option<Mark>) -> Error {
+    let from = older.map_or(0, |m| m.last_seq + 1);
+    let vouched = match older {
+        Some(m) => format!("an older sound line vouches for seqs 0..={}", m.last_seq),
+        None => "no sound line vouches for any of it".into(),
+    };
+    loss(
+        name,
+        from,
+        format!(
+            "unverified: {}, so what was acknowledged of it from seq {from} on cannot be \
+             checked ({vouched}); it is not served. If `referee store check` finds its chain \
+             whole and it agrees with the scoresheet, accept the store as it is with `referee \
+             store adopt`",
+            u.why
+        ),
+    )
 }
 
 fn mark_of(game: &Game) -> Mark {
@@ -439,6 +636,38 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
+
+    #[test]
+    fn a_store_that_cannot_be_opened_is_damaged_only_when_nothing_else_explains_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let os = |code| sled::Error::Io(std::io::Error::from_raw_os_error(code));
+        let full = open_failure(dir.path(), os(28));
+        assert!(matches!(full, Error::NoSpace(_)), "{full:?}");
+        let text = full.to_string();
+        assert!(
+            text.contains("No space left on device") && !text.contains("damaged"),
+            "{text}"
+        );
+        let denied = open_failure(dir.path(), os(13));
+        assert!(matches!(denied, Error::Storage(_)), "{denied:?}");
+        let corrupt = open_failure(dir.path(), sled::Error::Corruption { at: None, bt: () });
+        assert!(matches!(corrupt, Error::Damaged(_)), "{corrupt:?}");
+        let short = open_failure(
+            dir.path(),
+            sled::Error::Io(std::io::ErrorKind::UnexpectedEof.into()),
+        );
+        assert!(
+            matches!(short, Error::Damaged(_)),
+            "a short file is damage: {short:?}"
+        );
+
+        // flock is per open file, so a second open in this same process is refused too.
+        let first = open_tree(dir.path()).expect("open");
+        let second = open_tree(dir.path()).expect_err("refused while held");
+        assert!(matches!(second, Error::InUse(_)), "{second:?}");
+        assert!(second.to_string().contains("this process"), "{second}");
+        drop(first);
+    }
 
     #[test]
     fn a_guarded_panic_is_an_error_and_the_panic_hook_stays_quiet() {

@@ -101,6 +101,19 @@ impl SledLog {
         (errors, &self.inner.notes)
     }
 
+    /// The games found unverified at open (their anchor line damaged): not served until the
+    /// store is adopted, but not known to be damaged either.
+    pub fn unverified(&self) -> Vec<String> {
+        let damaged = &self.inner.store.damaged;
+        let mut games: Vec<&String> = damaged
+            .iter()
+            .filter(|(_, d)| d.unverified)
+            .map(|(name, _)| name)
+            .collect();
+        games.sort();
+        games.into_iter().cloned().collect()
+    }
+
     /// Stores a whole game exactly as its records were acknowledged elsewhere (a verified
     /// audit export, another store): same seqs, times, writers and hashes, so its chain head
     /// is unchanged. Refused if the game exists or the records are not one sound chain.

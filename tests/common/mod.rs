@@ -214,6 +214,27 @@ pub fn referee(args: &[&str]) -> std::process::Output {
         .expect("run referee")
 }
 
+/// Runs the `referee` binary with `args` as [`referee`] does, but kills it if it has not
+/// exited within `limit` (a command expected to be refused that starts serving instead).
+pub fn referee_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run referee");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
 /// `referee token issue --data DATA ARGS`, which must succeed: the secret it prints.
 pub fn issue(data: &Path, args: &[&str]) -> String {
     let data = data.to_str().expect("utf-8");

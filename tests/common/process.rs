@@ -53,6 +53,11 @@ impl ServeProcess {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The server's resident memory now (VmRSS), in KiB.
     pub fn rss_kib(&self) -> u64 {
         self.status_kib("VmRSS:")
