@@ -199,6 +199,15 @@ impl Outbox {
                 Next::Go
             }
             "RESOURCE_EXHAUSTED" => Next::Pause(SLOW_DOWN),
+            // The store is unavailable for now (a database failing over) and the server
+            // says when to try again: the same report goes again on this stream then.
+            "UNAVAILABLE" if refusal.retry_after_ms.is_some() => {
+                let wait = u64::from(refusal.retry_after_ms.unwrap_or_default());
+                eprintln!(
+                    "the server's store is unavailable for now, sending again in {wait} ms: {message}"
+                );
+                Next::Pause(Duration::from_millis(wait).clamp(FIRST_PAUSE, LONGEST_PAUSE))
+            }
             "UNAVAILABLE" | "INTERNAL" | "UNKNOWN" | "ABORTED" | "DEADLINE_EXCEEDED" => {
                 Next::Stop(Session::Away(message))
             }
