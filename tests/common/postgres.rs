@@ -86,6 +86,11 @@ impl Cluster {
         String::from_utf8_lossy(&output.stdout).trim().to_owned()
     }
 
+    /// What the server has logged so far (its stderr, `server.log`).
+    pub fn server_log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
     fn path(&self) -> &str {
         self.dir.path().to_str().expect("a UTF-8 temporary path")
     }
