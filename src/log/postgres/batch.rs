@@ -49,7 +49,11 @@ const MAX_GROUP: usize = 256;
 /// Most records in one group, unless its first append alone has more.
 const MAX_RECORDS: usize = 4096;
 /// Groups in flight at once, each on its own connection (of the pool's `PG_CONNECTIONS`).
-const IN_FLIGHT: usize = 4;
+/// Two, measured (BENCHMARKS.md, issue 33): with 64 streams on this 2-core machine, 1 and 2
+/// gave about 3,600 and 3,500 events/s, 4 gave 2,200 and 8 gave 1,400: more groups in
+/// flight are smaller groups, and each costs PostgreSQL a statement and a commit; two still
+/// lets one group's WAL flush overlap the next group's work.
+const IN_FLIGHT: usize = 2;
 /// Heads remembered for sealing; past this many games the memory starts afresh.
 const KNOWN_HEADS: usize = 100_000;
 
