@@ -14,12 +14,17 @@
 //! CPU time per event of the server and client processes (user + system, from
 //! `/proc/PID/stat`, 10 ms ticks), then MET / NOT MET for each target of issue 17.
 //!
-//! `cargo bench --bench append -- postgres [SECONDS]` (issue 18 item 6): 1, 8 and 64 streams of
+//! `cargo bench --bench append -- postgres [SECONDS] [STREAMSxEVENTS...]` (issue 18 item 6;
+//! with shapes, PostgreSQL alone at those, e.g. under a profiler): 1, 8 and 64 streams of
 //! one event each, on sled and on PostgreSQL in the same run. The bench starts its own
 //! PostgreSQL cluster (Debian's PostgreSQL, `initdb`/`pg_ctl` in a temporary directory on the
 //! same file system as sled's store, loopback TCP, the settings `PgLog` requires: fsync on,
 //! synchronous_commit on), a fresh database per configuration; it says so and stops when
-//! PostgreSQL is not installed.
+//! PostgreSQL is not installed. Then the targets of issue 33 item 5, and where the round trips
+//! go: 1 and 64 streams again for a second each with the server's statement log on
+//! (`log_min_duration_statement = 0`, prefixed with the database), counting per acknowledged
+//! append the transactions committed (`pg_stat_database.xact_commit`, read once the log's
+//! connections closed) and the log's entries by kind.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -49,7 +54,10 @@ fn main() {
     }
     let seconds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(5);
     let only: Vec<Shape> = args.iter().filter_map(|a| Shape::parse(a)).collect();
-    if args.iter().any(|a| a == "postgres") {
+    if args.iter().any(|a| a == "postgres") && !only.is_empty() {
+        // `append -- postgres 10 64x1`: PostgreSQL alone, e.g. under a profiler.
+        postgres_only(&only, seconds);
+    } else if args.iter().any(|a| a == "postgres") {
         beside_postgres(seconds);
     } else if only.is_empty() {
         server(seconds);
@@ -117,6 +125,7 @@ impl Shape {
 
 /// What one configuration measured.
 struct Measured {
+    events: f64,
     events_per_s: f64,
     p99_ms: f64,
 }
@@ -225,6 +234,7 @@ fn beside_postgres(seconds: u64) {
     );
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let mut rows = Vec::new();
+    let mut pg_at = Vec::new();
     for (n, streams) in [1, 8, 64].into_iter().enumerate() {
         let shape = Shape { streams, events: 1 };
         println!("sled:");
@@ -237,6 +247,7 @@ fn beside_postgres(seconds: u64) {
             let log = PgLog::open(&url).await.expect("open the log in PostgreSQL");
             measure(log, shape, seconds, || None).await
         });
+        pg_at.push((streams, pg.events_per_s, pg.p99_ms));
         rows.push((streams, sled, pg));
     }
     println!(
@@ -252,6 +263,106 @@ fn beside_postgres(seconds: u64) {
             pg.p99_ms,
             pg.events_per_s / sled.events_per_s
         );
+    }
+    let at = |streams| {
+        pg_at
+            .iter()
+            .find(|(s, _, _)| *s == streams)
+            .map(|&(_, rate, p99)| (rate, p99))
+            .expect("measured")
+    };
+    let ((one, _), (many, many_p99)) = (at(1), at(64));
+    println!("targets (issue 33 item 5), PostgreSQL:");
+    verdict(
+        &format!("64 streams >= 15,000 events/s: {many:.0}/s"),
+        many >= 15_000.0,
+    );
+    verdict(
+        &format!("64 streams ack p99 < 20 ms: {many_p99:.2} ms"),
+        many_p99 < 20.0,
+    );
+    verdict(
+        &format!("1 stream >= 2,000 acks/s: {one:.0}/s"),
+        one >= 2_000.0,
+    );
+    count_statements(&cluster, &runtime);
+}
+
+/// 1 and 64 streams for a second each with every statement logged: transactions and log
+/// entries per acknowledged append. Not timed (the log slows the server).
+fn count_statements(cluster: &postgres::Cluster, runtime: &tokio::runtime::Runtime) {
+    println!("round trips, from the server's statement log (log_min_duration_statement = 0):");
+    let set = |sql: &str| {
+        cluster.psql("postgres", sql);
+        cluster.psql("postgres", "SELECT pg_reload_conf()");
+    };
+    set("ALTER SYSTEM SET log_line_prefix = '%d '");
+    set("ALTER SYSTEM SET log_min_duration_statement = 0");
+    for streams in [1, 64] {
+        let database = format!("count{streams}");
+        cluster.psql("postgres", &format!("CREATE DATABASE {database}"));
+        let url = cluster.url_of(&database);
+        let measured = runtime.block_on(async {
+            let log = PgLog::open(&url).await.expect("open the log in PostgreSQL");
+            measure(log, Shape { streams, events: 1 }, 1, || None).await
+        });
+        // The log's connections have closed, so each backend has reported its transactions.
+        std::thread::sleep(Duration::from_millis(500));
+        let commits: f64 = cluster
+            .psql(
+                "postgres",
+                &format!("SELECT xact_commit FROM pg_stat_database WHERE datname = '{database}'"),
+            )
+            .parse()
+            .expect("xact_commit");
+        let log = cluster.server_log();
+        let mine = format!("{database} LOG:  duration: ");
+        let mut kinds: Vec<(String, u64)> = Vec::new();
+        for line in log.lines().filter_map(|l| l.strip_prefix(mine.as_str())) {
+            // "0.123 ms  execute <unnamed>: ..." or "0.045 ms  statement: BEGIN"
+            let rest = line.split_once(" ms  ").map_or(line, |(_, rest)| rest);
+            let kind = rest.split([':', ' ']).next().unwrap_or("?");
+            let kind = if kind == "statement" {
+                format!("statement {}", rest.split(": ").nth(1).unwrap_or("?"))
+            } else {
+                kind.to_owned()
+            };
+            match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((kind, 1)),
+            }
+        }
+        let appends = measured.events;
+        let per = |n: f64| n / appends.max(1.0);
+        let entries: Vec<String> = kinds
+            .iter()
+            .map(|(kind, n)| format!("{kind} {:.2}", per(*n as f64)))
+            .collect();
+        println!(
+            "  {streams} stream(s): {appends} appends acknowledged; per append: {:.3} \
+             transactions committed (all of the database's, creates and reads included), log \
+             entries: {}",
+            per(commits),
+            entries.join(", ")
+        );
+    }
+    set("ALTER SYSTEM RESET log_min_duration_statement");
+}
+
+/// PostgreSQL alone, at each of `shapes`, on a cluster of its own.
+fn postgres_only(shapes: &[Shape], seconds: u64) {
+    let Some(cluster) = postgres::Cluster::start("bench append -- postgres SHAPE") else {
+        return;
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    for (n, &shape) in shapes.iter().enumerate() {
+        let database = format!("only{n}");
+        cluster.psql("postgres", &format!("CREATE DATABASE {database}"));
+        let url = cluster.url_of(&database);
+        runtime.block_on(async {
+            let log = PgLog::open(&url).await.expect("open the log in PostgreSQL");
+            measure(log, shape, seconds, || None).await
+        });
     }
 }
 
@@ -335,6 +446,7 @@ fn print_run(shape: Shape, report: &str, syncs: Option<u64>, server: u64, client
     };
     let per_event = |ticks: u64| ticks as f64 * 10_000.0 / events.max(1.0);
     let measured = Measured {
+        events,
         events_per_s: events / secs,
         p99_ms: p99 / 1e3,
     };

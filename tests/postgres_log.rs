@@ -697,3 +697,240 @@ async fn racing_claims_each_get_their_own_epoch_and_only_the_last_writes() {
     }
     assert_eq!(stored_rows(&cluster, GAME), 2);
 }
+
+// ---- appends of many games in one group (issue 33 item 5) ----------------------------------
+//
+// These run on a current-thread runtime: every append a test starts together is queued before
+// the group committer's task runs, so they all go in its next group, deterministically. Which
+// appends shared a transaction is read from the rows' `xmin` (the inserting transaction).
+
+/// The transaction that inserted each of the game's records from seq `from` on.
+fn inserted_by(cluster: &Cluster, game: &str, from: u64) -> Vec<String> {
+    let sql = format!(
+        "SELECT xmin FROM referee_records WHERE game = '{game}' AND seq >= {from} ORDER BY seq"
+    );
+    cluster
+        .psql("postgres", &sql)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn one_event(id: &str) -> Vec<NewEvent> {
+    vec![event(id, &format!(r#"{{"id":"{id}"}}"#))]
+}
+
+#[tokio::test]
+async fn appends_to_many_games_share_one_transaction() {
+    const GAMES: usize = 64;
+    const ROUNDS: u64 = 4;
+    let Some(cluster) = Cluster::start("postgres_log::appends_to_many_games_share_one_transaction")
+    else {
+        return;
+    };
+    // Every statement in the server's log, from the log's first connection on.
+    cluster.psql("postgres", "ALTER SYSTEM SET log_statement = 'all'");
+    cluster.psql("postgres", "SELECT pg_reload_conf()");
+    let log = open(&cluster).await;
+    let games: Vec<String> = (0..GAMES).map(|g| format!("many-{g}")).collect();
+    for game in &games {
+        create(&log, game).await;
+    }
+    for round in 1..=ROUNDS {
+        let appends = games
+            .iter()
+            .map(|game| log.append(game, round, one_event(&format!("e{round}"))));
+        for appended in futures_util::future::join_all(appends).await {
+            assert_eq!(appended.unwrap().unwrap().records[0].seq, round);
+        }
+    }
+    let sql = "SELECT count(DISTINCT xmin::text) FROM referee_records WHERE seq > 0";
+    let transactions: usize = cluster.psql("postgres", sql).parse().unwrap();
+    let appends = GAMES * usize::try_from(ROUNDS).unwrap();
+    println!("{appends} appends to {GAMES} games in {transactions} transactions");
+    // One transaction per append before groups; one per round now.
+    assert_eq!(transactions, usize::try_from(ROUNDS).unwrap());
+    // And one statement: the round's call, one round trip (parse, bind and execute sent
+    // together), where each append used to take fourteen.
+    let calls = cluster
+        .server_log()
+        .matches("FROM referee_append_batch(")
+        .count();
+    assert_eq!(calls, usize::try_from(ROUNDS).unwrap());
+    for game in &games {
+        assert_eq!(read_all(&log, game).await.unwrap().len(), 5, "{game}");
+    }
+    log.verify_all().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_appends_to_one_game_together_are_decided_in_order() {
+    let Some(cluster) = Cluster::start("postgres_log::two_appends_to_one_game_together") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 1).await;
+    create(&log, "other").await;
+    let (first, second, other) = tokio::join!(
+        log.append(GAME, 2, one_event("e2")),
+        log.append(GAME, 3, one_event("e3")),
+        log.append("other", 1, one_event("o1")),
+    );
+    let (first, second) = (first.unwrap().unwrap(), second.unwrap().unwrap());
+    assert_eq!((first.records[0].seq, second.records[0].seq), (2, 3));
+    assert_eq!(second.records[0].prev_hash, first.records[0].hash);
+    other.unwrap().unwrap();
+    // The second waited for the group that carried the first.
+    let by = inserted_by(&cluster, GAME, 2);
+    assert_ne!(by[0], by[1]);
+    assert_eq!(inserted_by(&cluster, "other", 1)[0], by[0]);
+    // The same stale seq twice together: the first is written, the second is behind it.
+    let (a, b) = tokio::join!(
+        log.append(GAME, 4, one_event("x")),
+        log.append(GAME, 4, one_event("y")),
+    );
+    assert_eq!(a.unwrap().unwrap().records[0].seq, 4);
+    assert_eq!(
+        b.unwrap(),
+        Err(Rejection::SeqMismatch {
+            game: GAME.into(),
+            expected: 4,
+            last: 4
+        })
+    );
+    log.verify_all().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_exact_retry_in_a_group_is_acknowledged_with_the_originals() {
+    let Some(cluster) = Cluster::start("postgres_log::an_exact_retry_in_a_group") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    create(&log, GAME).await;
+    create(&log, "other").await;
+    let first = log.append(GAME, 1, events(1..=2)).await.unwrap().unwrap();
+    // With a stale seq, beside a new append to another game and a reuse of an id.
+    let (retry, again, other, reuse) = tokio::join!(
+        log.append(GAME, 1, events(1..=2)),
+        log.append(GAME, 1, events(1..=2)),
+        log.append("other", 1, vec![event("o1", "{}")]),
+        log.append("other", 2, vec![event("o1", r#"{"changed":true}"#)]),
+    );
+    let retry = retry.unwrap().unwrap();
+    assert_eq!((retry.duplicate, &retry.records), (true, &first.records));
+    assert!(again.unwrap().unwrap().duplicate);
+    assert!(!other.unwrap().unwrap().duplicate);
+    assert_eq!(
+        reuse.unwrap(),
+        Err(Rejection::EventIdReused {
+            game: "other".into(),
+            event_id: "o1".into(),
+            seq: 1
+        })
+    );
+    assert_eq!(stored_rows(&cluster, GAME), 3);
+    assert_eq!(stored_rows(&cluster, "other"), 2);
+}
+
+#[tokio::test]
+async fn a_seq_mismatch_in_a_group_leaves_the_other_games_written() {
+    let Some(cluster) = Cluster::start("postgres_log::a_seq_mismatch_in_a_group") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    for game in ["behind", "b", "c"] {
+        game_with(&log, game, 2).await;
+    }
+    let (behind, b, c, unknown) = tokio::join!(
+        log.append("behind", 2, one_event("late")),
+        log.append("b", 3, one_event("b3")),
+        log.append("c", 3, one_event("c3")),
+        log.append("nope", 1, one_event("n1")),
+    );
+    assert_eq!(
+        behind.unwrap(),
+        Err(Rejection::SeqMismatch {
+            game: "behind".into(),
+            expected: 2,
+            last: 2
+        })
+    );
+    assert_eq!(
+        unknown.unwrap(),
+        Err(Rejection::UnknownGame {
+            game: "nope".into()
+        })
+    );
+    assert_eq!(b.unwrap().unwrap().records[0].seq, 3);
+    assert_eq!(c.unwrap().unwrap().records[0].seq, 3);
+    assert_eq!(inserted_by(&cluster, "b", 3), inserted_by(&cluster, "c", 3));
+    assert_eq!(stored_rows(&cluster, "behind"), 3);
+    // A second instance that never read the games seals on heads it learns from the group.
+    let other = open(&cluster).await;
+    let (b, c) = tokio::join!(
+        other.append("b", 4, one_event("b4")),
+        other.append("c", 4, one_event("c4")),
+    );
+    assert_eq!(b.unwrap().unwrap().records[0].seq, 4);
+    assert_eq!(c.unwrap().unwrap().records[0].seq, 4);
+    other.verify_all().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_fenced_game_in_a_group_leaves_the_other_games_written() {
+    let Some(cluster) = Cluster::start("postgres_log::a_fenced_game_in_a_group") else {
+        return;
+    };
+    let (a, b) = (open(&cluster).await, open(&cluster).await);
+    let mut leases = Vec::new();
+    for game in ["taken", "kept", "also"] {
+        create(&a, game).await;
+        leases.push(a.claim(game).await.unwrap().unwrap());
+    }
+    let newer = b.claim("taken").await.unwrap().unwrap();
+    let (taken, kept, also) = tokio::join!(
+        a.append_leased("taken", leases[0], 1, one_event("t1")),
+        a.append_leased("kept", leases[1], 1, one_event("k1")),
+        a.append_leased("also", leases[2], 1, one_event("a1")),
+    );
+    assert_eq!(fenced(taken), (leases[0].epoch, newer.epoch));
+    kept.unwrap().unwrap();
+    also.unwrap().unwrap();
+    assert_eq!(
+        inserted_by(&cluster, "kept", 1),
+        inserted_by(&cluster, "also", 1)
+    );
+    assert_eq!(stored_rows(&cluster, "taken"), 1);
+    b.append_leased("taken", newer, 1, one_event("t1"))
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_version_gains_the_append_function() {
+    let Some(cluster) = Cluster::start("postgres_log::a_database_of_the_previous_version") else {
+        return;
+    };
+    let log = open(&cluster).await;
+    game_with(&log, GAME, 2).await;
+    drop(log);
+    // The previous referee's database: the same tables, no function.
+    cluster.psql("postgres", "DROP FUNCTION referee_append_batch");
+    let log = open(&cluster).await;
+    log.append(GAME, 3, events(3..=3)).await.unwrap().unwrap();
+    // A function of another version (its comment) is replaced at open.
+    cluster.psql(
+        "postgres",
+        "COMMENT ON FUNCTION referee_append_batch IS 'referee_append_batch 0'",
+    );
+    let log = open(&cluster).await;
+    log.append(GAME, 4, events(4..=4)).await.unwrap().unwrap();
+    let comment = cluster.psql(
+        "postgres",
+        "SELECT obj_description('referee_append_batch'::regproc, 'pg_proc')",
+    );
+    assert_eq!(comment, "referee_append_batch 1");
+    log.verify_all().await.unwrap();
+}

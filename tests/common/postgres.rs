@@ -122,6 +122,11 @@ impl Cluster {
         panic!("the server did not turn TLS on after a reload");
     }
 
+    /// What the server has logged so far (its stderr, `server.log`).
+    pub fn server_log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
     fn path(&self) -> &str {
         self.dir.path().to_str().expect("a UTF-8 temporary path")
     }

@@ -1,15 +1,11 @@
-//! The write transactions: create a game, append events. Each decides and writes in ONE
-//! transaction at PostgreSQL's default READ COMMITTED, and answers only after COMMIT returned.
+//! Creating a game in ONE transaction at PostgreSQL's default READ COMMITTED, answered only
+//! after COMMIT returned, and what appends share with it: records sealed with record.rs (byte
+//! for byte what sled stores and hashes), inserted many per statement, and the retry rule.
+//! Appends themselves are decided and written in groups by `batch`.
 //!
-//! - `expected_seq` is checked against the head read in the transaction that inserts. Two
-//!   appenders that read the same head both insert `last + 1`; the primary key (game, seq)
-//!   makes the second wait for the first's commit and then fail with SQLSTATE 23505. That
-//!   transaction is rolled back and the request decided again from the new head: it becomes the
-//!   `SeqMismatch` sled gives, or, if it was a retry of what the winner stored, a duplicate.
-//! - Exactly-once by event id rests on UNIQUE (game, event_id): a retry is found by its ids
-//!   before anything is written, and a race of two retries ends in 23505 and a new decision.
-//! - A leased append checks the game's lease first, in the same transaction (see `lease`).
-//! - Hashes are sealed with record.rs, byte for byte what sled stores and hashes.
+//! - A race lost on a unique key (another instance created the game, inserted the seq or the
+//!   event id first) fails with SQLSTATE 23505; the transaction is rolled back and the request
+//!   decided again.
 //! - An ack rests on COMMIT having returned under the settings `settings` checks (the WAL is
 //!   flushed first). If COMMIT fails without the server saying why (the connection broke), the
 //!   outcome is unknown: that is an `Error`, never an ack; a retry by event id settles it.
@@ -19,11 +15,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Transaction};
 
 use super::super::layout::Head;
-use super::super::limits::{check_body, check_events, check_new_game_id};
+use super::super::limits::{check_body, check_new_game_id};
 use super::super::record::{HASH_LEN, Unsealed, ZERO_HASH};
-use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection, now_ms};
-use super::chain::{self, COLUMNS};
-use super::heads::{CHANNEL, payload};
+use super::super::{Appended, Error, NewEvent, Record, Rejection, now_ms};
+use super::chain;
 use super::{failed, to_i64};
 
 /// A request's outcome: as `Log` answers it.
@@ -35,166 +30,63 @@ pub(super) enum Attempt<T> {
     Raced,
 }
 
-/// How the write transactions are run.
-#[derive(Clone, Copy)]
-pub(super) struct Writes {
-    /// Whether appends NOTIFY watchers on other instances (the engine has LISTEN/NOTIFY).
-    pub notify: bool,
-}
-
-impl Writes {
-    /// Creates a game: its directory row, its header record at seq 0 and its head, together.
-    pub async fn create(
-        self,
-        client: &mut Client,
-        game: &str,
-        header: &str,
-        writer: &str,
-    ) -> Result<Attempt<Record>, Error> {
-        if let Err(rejection) = check_new_game_id(game).and_then(|()| check_body(0, header)) {
-            return Ok(Attempt::Decided(Ok(Err(rejection))));
-        }
-        let tx = begin(client).await?;
-        if chain::head(&tx, game).await?.is_some() {
+/// Creates a game: its directory row, its header record at seq 0 and its head, together.
+pub(super) async fn create(
+    client: &mut Client,
+    game: &str,
+    header: &str,
+    writer: &str,
+) -> Result<Attempt<Record>, Error> {
+    if let Err(rejection) = check_new_game_id(game).and_then(|()| check_body(0, header)) {
+        return Ok(Attempt::Decided(Ok(Err(rejection))));
+    }
+    let tx = begin(client).await?;
+    if chain::head(&tx, game).await?.is_some() {
+        return Ok(Attempt::Decided(Ok(Err(exists(game)))));
+    }
+    let created_ms = now_ms();
+    let record = seal(game, 0, "", created_ms, writer, header, ZERO_HASH)?;
+    let inserted = tx
+        .execute(
+            "INSERT INTO referee_games (game, created_ms) VALUES ($1, $2)",
+            &[&game, &to_i64(created_ms)?],
+        )
+        .await;
+    if let Err(e) = inserted {
+        // Another instance created it since we looked: game ids are taken forever.
+        if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
             return Ok(Attempt::Decided(Ok(Err(exists(game)))));
         }
-        let created_ms = now_ms();
-        let record = seal(game, 0, "", created_ms, writer, header, ZERO_HASH)?;
-        let inserted = tx
-            .execute(
-                "INSERT INTO referee_games (game, created_ms) VALUES ($1, $2)",
-                &[&game, &to_i64(created_ms)?],
-            )
-            .await;
-        if let Err(e) = inserted {
-            // Another instance created it since we looked: game ids are taken forever.
-            if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-                return Ok(Attempt::Decided(Ok(Err(exists(game)))));
-            }
-            return raced_or(e, "creating a game").map(|()| Attempt::Raced);
-        }
-        if let Some(raced) = self.insert(&tx, std::slice::from_ref(&record)).await? {
-            return Ok(raced);
-        }
-        tx.execute(
-            "INSERT INTO referee_heads (game, last_seq, head_hash) VALUES ($1, 0, $2)",
-            &[&game, &record.hash.as_slice()],
-        )
-        .await
-        .map_err(|e| failed("creating a game's head", e))?;
-        if let Some(raced) = commit(tx).await? {
-            return Ok(raced);
-        }
-        Ok(Attempt::Decided(Ok(Ok(record))))
+        return raced_or(e, "creating a game").map(|()| Attempt::Raced);
     }
+    if let Some(raced) = insert(&tx, std::slice::from_ref(&record)).await? {
+        return Ok(raced);
+    }
+    tx.execute(
+        "INSERT INTO referee_heads (game, last_seq, head_hash) VALUES ($1, 0, $2)",
+        &[&game, &record.hash.as_slice()],
+    )
+    .await
+    .map_err(|e| failed("creating a game's head", e))?;
+    if let Some(raced) = commit(tx).await? {
+        return Ok(raced);
+    }
+    Ok(Attempt::Decided(Ok(Ok(record))))
+}
 
-    /// Appends events as seqs `expected_seq..`, or acknowledges an exact retry again.
-    pub async fn append(
-        self,
-        client: &mut Client,
-        game: &str,
-        lease: Option<Lease>,
-        expected_seq: u64,
-        events: &[NewEvent],
-    ) -> Result<Attempt<Appended>, Error> {
-        if let Err(rejection) = check_events(events) {
-            return Ok(Attempt::Decided(Ok(Err(rejection))));
+/// Inserts sealed records in one statement; `Some(Raced)` if another writer took a seq or
+/// an event id first.
+pub(super) async fn insert<T>(
+    tx: &Transaction<'_>,
+    records: &[Record],
+) -> Result<Option<Attempt<T>>, Error> {
+    for chunk in records.chunks(INSERT_ROWS) {
+        let rows = Rows::of(chunk)?;
+        if let Err(e) = tx.execute(&rows.statement(), &rows.params()).await {
+            return raced_or(e, "inserting records").map(|()| Some(Attempt::Raced));
         }
-        let tx = begin(client).await?;
-        // First, so that a claim made meanwhile waits for this transaction to end.
-        if let Some(lease) = lease
-            && let Some(fenced) = super::lease::check(&tx, game, lease).await?
-        {
-            return Ok(Attempt::Decided(Ok(Err(fenced))));
-        }
-        let Some(head) = chain::head(&tx, game).await? else {
-            return Ok(Attempt::Decided(Ok(Err(Rejection::unknown_game(game)))));
-        };
-        // Retries first: a retry carries the expected seq of its first try, now stale.
-        if let Some(decided) = retry(&tx, game, events).await? {
-            return Ok(Attempt::Decided(Ok(decided)));
-        }
-        if expected_seq.checked_sub(1) != Some(head.last_seq) {
-            let game = game.to_owned();
-            let last = head.last_seq;
-            let mismatch = Rejection::SeqMismatch {
-                game,
-                expected: expected_seq,
-                last,
-            };
-            return Ok(Attempt::Decided(Ok(Err(mismatch))));
-        }
-        let records = chained(game, head, events)?;
-        if let Some(raced) = self.insert(&tx, &records).await? {
-            return Ok(raced);
-        }
-        if let Some(raced) = self.move_head(&tx, game, head, &records).await? {
-            return Ok(raced);
-        }
-        if let Some(raced) = commit(tx).await? {
-            return Ok(raced);
-        }
-        let duplicate = false;
-        Ok(Attempt::Decided(Ok(Ok(Appended { records, duplicate }))))
     }
-
-    /// Inserts sealed records in one statement; `Some(Raced)` if another writer took a seq or
-    /// an event id first.
-    pub(super) async fn insert<T>(
-        self,
-        tx: &Transaction<'_>,
-        records: &[Record],
-    ) -> Result<Option<Attempt<T>>, Error> {
-        for chunk in records.chunks(INSERT_ROWS) {
-            let rows = Rows::of(chunk)?;
-            if let Err(e) = tx.execute(&rows.statement(), &rows.params()).await {
-                return raced_or(e, "inserting records").map(|()| Some(Attempt::Raced));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Moves the head from `head` to the last of `records`, and NOTIFYs other instances (the
-    /// notification is delivered only if the transaction commits).
-    async fn move_head<T>(
-        self,
-        tx: &Transaction<'_>,
-        game: &str,
-        head: Head,
-        records: &[Record],
-    ) -> Result<Option<Attempt<T>>, Error> {
-        let last = records.last().map_or(head, |r| Head {
-            last_seq: r.seq,
-            hash: r.hash,
-        });
-        let moved = tx
-            .execute(
-                "UPDATE referee_heads SET last_seq = $2, head_hash = $3 \
-                 WHERE game = $1 AND last_seq = $4",
-                &[
-                    &game,
-                    &to_i64(last.last_seq)?,
-                    &last.hash.as_slice(),
-                    &to_i64(head.last_seq)?,
-                ],
-            )
-            .await;
-        match moved {
-            // Inserting seq last+1 succeeded, so no one else moved the head; checked anyway.
-            Ok(1) => {}
-            Ok(_) => return Ok(Some(Attempt::Raced)),
-            Err(e) => return raced_or(e, "moving a game's head").map(|()| Some(Attempt::Raced)),
-        }
-        if self.notify {
-            tx.execute(
-                "SELECT pg_notify($1, $2)",
-                &[&CHANNEL, &payload(game, last.last_seq)],
-            )
-            .await
-            .map_err(|e| failed("notifying watchers", e))?;
-        }
-        Ok(None)
-    }
+    Ok(None)
 }
 
 /// Most rows per INSERT statement: 8 parameters each, far below PostgreSQL's 65,535.
@@ -252,7 +144,7 @@ impl<'a> Rows<'a> {
 }
 
 /// The events sealed onto the chain after `head`, one receive time for the request.
-fn chained(game: &str, head: Head, events: &[NewEvent]) -> Result<Vec<Record>, Error> {
+pub(super) fn chained(game: &str, head: Head, events: &[NewEvent]) -> Result<Vec<Record>, Error> {
     let received_ms = now_ms();
     let mut prev = head;
     let mut records = Vec::with_capacity(events.len());
@@ -297,33 +189,9 @@ fn seal(
     Ok(unsealed.seal().map_err(Error::Storage)?.1)
 }
 
-/// A retry's answer if the request's ids are stored: the originals (an exact retry), or
-/// `EventIdReused` (a body differs, or only some ids are stored). `None` if all are new.
-async fn retry(
-    tx: &Transaction<'_>,
-    game: &str,
-    events: &[NewEvent],
-) -> Result<Option<Result<Appended, Rejection>>, Error> {
-    let ids: Vec<&str> = events.iter().map(|e| e.event_id.as_str()).collect();
-    let rows = tx
-        .query(
-            &format!(
-                "SELECT {COLUMNS} FROM referee_records WHERE game = $1 AND event_id = ANY($2)"
-            ),
-            &[&game, &ids],
-        )
-        .await
-        .map_err(|e| failed("looking up event ids", e))?;
-    let mut stored = Vec::with_capacity(rows.len());
-    for row in &rows {
-        stored.push(chain::from_row(game, row)?);
-    }
-    Ok(match_retry(game, events, stored))
-}
-
 /// Sled's rule: all ids stored with the same bodies is a retry; anything else stored is a
 /// reuse, named by the request's first stored event (or the first whose body differs).
-fn match_retry(
+pub(super) fn match_retry(
     game: &str,
     events: &[NewEvent],
     mut stored: Vec<Record>,

@@ -3,9 +3,9 @@
 //!
 //! Three sources move a head, all of them only forward and only after a COMMIT returned:
 //! - this instance's own appends, published at once;
-//! - PostgreSQL's NOTIFY: each append's transaction runs `pg_notify('referee_log', 'SEQ GAME')`,
-//!   which the server delivers on commit to every session that LISTENs, one connection per
-//!   instance (a wake-up only: a notification may be lost while that connection is down);
+//! - PostgreSQL's NOTIFY: each group of appends runs `pg_notify('referee_log', 'SEQ GAME')`
+//!   per game, which the server delivers on commit to every session that LISTENs, one
+//!   connection per instance (a wake-up only: a notification may be lost while that connection is down);
 //! - a poll of the watched games' head rows every [`POLL`], which is all there is on engines
 //!   without LISTEN/NOTIFY (CockroachDB), and catches whatever a lost notification missed.
 //!
@@ -22,7 +22,8 @@ use tokio_postgres::AsyncMessage;
 use super::connections::Connections;
 use super::{Error, failed};
 
-/// The channel every instance LISTENs on and every append NOTIFYs.
+/// The channel every instance LISTENs on and every append NOTIFYs (written out again in
+/// `schema::APPEND_BATCH`).
 pub(super) const CHANNEL: &str = "referee_log";
 /// How often the watched games' heads are read even without a notification.
 pub(super) const POLL: Duration = Duration::from_millis(500);
@@ -229,11 +230,8 @@ pub(super) async fn listen(connections: &Connections) -> Result<Listener, Error>
     }
 }
 
-/// The payload `pg_notify` carries: `SEQ GAME` (seq first: a game id may hold spaces).
-pub(super) fn payload(game: &str, last_seq: u64) -> String {
-    format!("{last_seq} {game}")
-}
-
+/// Reads the payload `referee_append_batch` gives `pg_notify`: `SEQ GAME` (seq first: a game
+/// id may hold spaces).
 fn parse(payload: &str) -> Option<Bell> {
     let (seq, game) = payload.split_once(' ')?;
     Some(Bell::Head(game.to_owned(), seq.parse().ok()?))

@@ -3,18 +3,19 @@
 //!
 //! One row per game in `referee_leases`: the holder's name and an epoch. A claim moves the
 //! epoch on by one in a single UPDATE (an insert of epoch 1 the first time): claims racing
-//! each other queue on the row and each gets its own epoch. The fence is the conditional
-//! update: every leased append first runs `UPDATE ... WHERE game = g AND epoch = held` in its
-//! own transaction; a row updated means the lease is still ours, and the row stays locked
-//! until COMMIT, so a claim made meanwhile waits for that append and then fences every later
-//! one. Nothing expires:
+//! each other queue on the row and each gets its own epoch. The fence is the row lock: the
+//! statement that writes a group of appends (`referee_append_batch`, see `schema`) first locks
+//! the lease rows of its leased games (`FOR NO KEY UPDATE`, the lock a claim's UPDATE takes
+//! too) and writes only those whose epoch is the one held; the rows stay locked until its
+//! COMMIT, so a claim made meanwhile waits for that group and then fences every later append.
+//! Nothing expires:
 //! an instance that stops keeps its row until another claims the game, which it does the
 //! moment a board of that game talks to it. Plain SQL that CockroachDB and YugabyteDB also
 //! speak (no advisory locks, which belong to a session and do not survive a failover).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio_postgres::{Client, GenericClient};
+use tokio_postgres::Client;
 
 use super::super::{Error, Lease, Rejection, now_ms};
 use super::{chain, failed, to_i64};
@@ -70,43 +71,6 @@ pub(super) async fn claim(
     Err(Error::Unavailable(format!(
         "postgres: claiming game {game:?} lost {ATTEMPTS} races in a row to other instances"
     )))
-}
-
-/// Inside an append's transaction: `None` if `lease` is still the game's (its row is then
-/// locked until the transaction ends), else the refusal naming who holds it now.
-pub(super) async fn check(
-    tx: &impl GenericClient,
-    game: &str,
-    lease: Lease,
-) -> Result<Option<Rejection>, Error> {
-    let held = to_i64(lease.epoch)?;
-    let kept = tx
-        .execute(
-            "UPDATE referee_leases SET epoch = epoch WHERE game = $1 AND epoch = $2",
-            &[&game, &held],
-        )
-        .await
-        .map_err(|e| failed("checking a game's lease", e))?;
-    if kept == 1 {
-        return Ok(None);
-    }
-    let row = tx
-        .query_opt(
-            "SELECT holder, epoch FROM referee_leases WHERE game = $1",
-            &[&game],
-        )
-        .await
-        .map_err(|e| failed("reading a game's lease", e))?;
-    let Some(row) = row else {
-        return Ok(Some(Rejection::unknown_game(game)));
-    };
-    let now: i64 = row.get(1);
-    Ok(Some(Rejection::Fenced {
-        game: game.to_owned(),
-        held: lease.epoch,
-        now: u64::try_from(now).unwrap_or(0),
-        holder: row.get(0),
-    }))
 }
 
 /// A name for this instance in the lease rows, for the operator reading them: host, process

@@ -2,18 +2,21 @@
 //! and what each one rests on:
 //!
 //! - **Durable before acknowledged**: an append or create is answered only after its COMMIT
-//!   returned, and COMMIT returns only after PostgreSQL flushed the transaction's WAL to disk
+//!   returned (an append's is that of its group's statement, see `batch`), and COMMIT returns only after PostgreSQL flushed the transaction's WAL to disk
 //!   (and to a synchronous standby, if one is configured). That holds only with `fsync = on`,
 //!   `full_page_writes = on` and `synchronous_commit` one of `on`, `remote_write`,
 //!   `remote_apply`; every connection checks its session's values and the log refuses to open
 //!   (or to use the connection) otherwise, saying what to configure. A COMMIT that fails
 //!   without an answer from the server (the connection broke) is an error, never an ack: the
 //!   board's retry by event id then settles it exactly once.
-//! - **`expected_seq` checked in the inserting transaction**: the head is read in the
-//!   transaction that inserts seq `last + 1`; a second appender racing for the same seq waits
-//!   on the primary key (game, seq) and fails with 23505, and is decided again from the new
-//!   head (`SeqMismatch`, or a duplicate if it was a retry). READ COMMITTED, no SERIALIZABLE,
-//!   no locks held beyond the transaction.
+//! - **`expected_seq` checked in the inserting transaction**: the head row is locked and read
+//!   by the statement that inserts seq `last + 1` (`referee_append_batch`); a second appender
+//!   of the same game waits for that lock and is decided from the new head (`SeqMismatch`, or
+//!   a duplicate if it was a retry); the primary key (game, seq) still fails any insert that
+//!   got past that with 23505, and the group is decided again. READ COMMITTED, no
+//!   SERIALIZABLE, no locks held beyond the transaction.
+//! - **Many games, one round trip**: appends that arrive together go to the database as one
+//!   group, one statement in its own transaction, each game decided on its own (see `batch`).
 //! - **Exactly-once by event id, forever**: UNIQUE (game, event_id) on the records table.
 //! - **Hash chain**: records are sealed with the same encoding and SHA-256 as sled's, so a
 //!   record's hash is the same whichever backend stored it; reads re-seal every row and check
@@ -21,8 +24,9 @@
 //! - **Watch** across instances: NOTIFY at commit as the wake-up, and a poll of the watched
 //!   heads every 500 ms as the fallback (see `heads`).
 //!
-//! The SQL stays within what CockroachDB and YugabyteDB also speak (no advisory locks, no
-//! triggers); LISTEN/NOTIFY is used only where the engine has it. Connections use `NoTls`
+//! The tables stay within what CockroachDB and YugabyteDB also speak (no advisory locks, no
+//! triggers); appends need one PL/pgSQL function (see `schema`); LISTEN/NOTIFY is used only
+//! where the engine has it. Connections use `NoTls`
 //! for now: run the database on the same host or a closed network until TLS is added.
 //!
 //! - **Leases**: one instance writes a game at a time; a claim moves the game's epoch and
@@ -35,6 +39,7 @@
 //! is no `damage` in [`GameInfo`] from this backend: damage is found as it is read).
 
 mod append;
+mod batch;
 mod chain;
 mod connections;
 mod follow;
@@ -49,8 +54,11 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
+use super::layout::Head;
+use super::limits::check_events;
 use super::{Appended, Error, GameInfo, Lease, Log, NewEvent, Record, Rejection, Stream, Writable};
-use append::{Attempt, Outcome, Writes};
+use append::{Attempt, Outcome};
+use batch::{Committer, KnownHeads};
 use connections::Connections;
 use heads::Heads;
 
@@ -74,7 +82,9 @@ struct Inner {
     holder: String,
     connections: Arc<Connections>,
     heads: Arc<Heads>,
-    writes: Writes,
+    /// Each game's head as last seen, what appends are sealed on.
+    known: Arc<KnownHeads>,
+    committer: Committer,
     keeper: JoinHandle<()>,
 }
 
@@ -111,9 +121,12 @@ impl PgLog {
         schema::create(&mut conn).await?;
         conn.release();
         let listener = heads::listen(&connections).await?;
-        let writes = Writes {
-            notify: listener.hears(),
-        };
+        let known = Arc::new(KnownHeads::default());
+        let committer = Committer::start(
+            Arc::clone(&connections),
+            Arc::clone(&known),
+            listener.hears(),
+        );
         let heads = Arc::new(Heads::default());
         let keeper = tokio::spawn(heads::keep_fresh(
             Arc::downgrade(&heads),
@@ -125,13 +138,14 @@ impl PgLog {
                 holder: lease::holder_name(),
                 connections,
                 heads,
-                writes,
+                known,
+                committer,
                 keeper,
             }),
         })
     }
 
-    /// An append, checked against `lease` if given, decided again after a lost race.
+    /// An append, checked against `lease` if given, sent with the next group.
     async fn append_with(
         &self,
         game: &str,
@@ -139,20 +153,21 @@ impl PgLog {
         expected_seq: u64,
         events: Vec<NewEvent>,
     ) -> Result<Result<Appended, Rejection>, Error> {
-        for _ in 0..ATTEMPTS {
-            let mut conn = self.inner.connections.get().await?;
-            let attempt = self
-                .inner
-                .writes
-                .append(&mut conn, game, lease, expected_seq, &events)
-                .await?;
-            conn.release();
-            if let Attempt::Decided(outcome) = attempt {
-                self.published(&outcome);
-                return outcome;
-            }
+        if let Err(rejection) = check_events(&events) {
+            return Ok(Err(rejection));
         }
-        Err(raced_too_often(game))
+        let outcome = self
+            .inner
+            .committer
+            .append(game, lease, expected_seq, events)
+            .await;
+        self.published(&outcome);
+        outcome
+    }
+
+    /// Remembers a head read from the database, to seal the game's next append on.
+    fn saw(&self, game: &str, head: Head) {
+        self.inner.known.saw(game, head);
     }
 
     /// Wakes this instance's watchers of a game at once after its append committed.
@@ -175,9 +190,12 @@ impl PgLog {
         let game = records.first().map_or("", |r| r.game.as_str());
         for _ in 0..ATTEMPTS {
             let mut conn = self.inner.connections.get().await?;
-            let attempt = restore::restore(self.inner.writes, &mut conn, &records).await?;
+            let attempt = restore::restore(&mut conn, &records).await?;
             conn.release();
             if let Attempt::Decided(outcome) = attempt {
+                if let Ok(Ok(info)) = &outcome {
+                    self.saw(&info.game, head_of_info(info));
+                }
                 return outcome;
             }
         }
@@ -210,13 +228,16 @@ impl Log for PgLog {
     ) -> Result<Result<Record, Rejection>, Error> {
         for _ in 0..ATTEMPTS {
             let mut conn = self.inner.connections.get().await?;
-            let attempt = self
-                .inner
-                .writes
-                .create(&mut conn, game, &header, writer)
-                .await?;
+            let attempt = append::create(&mut conn, game, &header, writer).await?;
             conn.release();
             if let Attempt::Decided(outcome) = attempt {
+                if let Ok(Ok(header)) = &outcome {
+                    let head = Head {
+                        last_seq: 0,
+                        hash: header.hash,
+                    };
+                    self.saw(game, head);
+                }
                 return outcome;
             }
         }
@@ -276,6 +297,7 @@ impl Log for PgLog {
             conn.release();
             return Ok(Err(Rejection::unknown_game(game)));
         };
+        self.saw(game, head);
         let to = to.map_or(head.last_seq, |to| to.min(head.last_seq));
         if from > to {
             conn.release();
@@ -294,7 +316,11 @@ impl Log for PgLog {
             .await
             .map_err(|e| failed("reading a game", e))?;
         conn.release();
-        row.map(|row| game_info(&row)).transpose()
+        let info = row.map(|row| game_info(&row)).transpose()?;
+        if let Some(info) = &info {
+            self.saw(game, head_of_info(info));
+        }
+        Ok(info)
     }
 
     /// Every game, in creation order.
@@ -366,6 +392,13 @@ pub(super) fn commit_failed(e: tokio_postgres::Error) -> Error {
         Failure::Temporary => Error::Unavailable(text),
         Failure::NoSpace => Error::NoSpace(text),
         Failure::Other => Error::Storage(text),
+    }
+}
+
+fn head_of_info(info: &GameInfo) -> Head {
+    Head {
+        last_seq: info.last_seq,
+        hash: info.head_hash,
     }
 }
 

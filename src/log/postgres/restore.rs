@@ -11,14 +11,13 @@ use tokio_postgres::error::SqlState;
 use super::super::limits::check_game_id;
 use super::super::record::sealed_chain;
 use super::super::{Error, GameInfo, Record, Rejection};
-use super::append::{Attempt, Writes, begin, commit, exists, raced_or};
+use super::append::{Attempt, begin, commit, exists, insert, raced_or};
 use super::{chain, failed, to_i64};
 
 /// Stores `records` (a whole game, header first) as a new game in one transaction: all or
 /// nothing, so an interrupted copy never leaves half a game. Refused, nothing written, if the
 /// game exists or the records are not one sound chain that re-seals to its own hashes.
 pub(super) async fn restore(
-    writes: Writes,
     client: &mut Client,
     records: &[Record],
 ) -> Result<Attempt<GameInfo>, Error> {
@@ -47,7 +46,7 @@ pub(super) async fn restore(
         }
         return raced_or(e, "restoring a game").map(|()| Attempt::Raced);
     }
-    if let Some(raced) = writes.insert(&tx, records).await? {
+    if let Some(raced) = insert(&tx, records).await? {
         return Ok(raced);
     }
     tx.execute(

@@ -1,7 +1,10 @@
-//! The tables, created at open if absent, and their version.
+//! The tables and the append function, created at open if absent, and their version.
 //!
-//! Plain SQL that CockroachDB and YugabyteDB also speak: tables, a sequence, primary keys,
-//! UNIQUE constraints, `ON CONFLICT DO NOTHING`; no triggers, functions or advisory locks.
+//! The tables are plain SQL that CockroachDB and YugabyteDB also speak: a sequence, primary
+//! keys, UNIQUE constraints, `ON CONFLICT DO NOTHING`; no triggers or advisory locks. Appends
+//! go through one PL/pgSQL function, `referee_append_batch` (see [`APPEND_BATCH`]), so that a
+//! group of appends to many games costs one round trip; it is PostgreSQL's dialect (YugabyteDB
+//! speaks it; CockroachDB's PL/pgSQL has not been tried).
 //!
 //! - `referee_games`: one row per game; `number` (from a sequence) is its creation order.
 //! - `referee_records`: every record, the header at seq 0. The primary key (game, seq) is what
@@ -13,6 +16,14 @@
 //! - `referee_leases`: which instance writes each game, and the epoch of its claim (see
 //!   `lease`). A row, not an advisory lock: a lock belongs to a session and is gone after a
 //!   failover, a row is replicated with the log it guards.
+//!
+//! Upgrading: the tables are unchanged since version 1, so [`VERSION`] stays 1 and a referee
+//! that predates the function still opens the database. The function is created (or replaced,
+//! `CREATE OR REPLACE FUNCTION`) when its comment does not name [`FUNCTION_VERSION`]: a
+//! database made by the previous referee gains it at the first open by this one. The change is
+//! made while holding the `referee_schema` row, so instances opening together do not replace
+//! it at the same time (PostgreSQL fails concurrent replacements with "tuple concurrently
+//! updated").
 
 use tokio_postgres::Client;
 use tokio_postgres::error::SqlState;
@@ -22,6 +33,9 @@ use super::{Error, failed};
 /// The schema this code writes and reads. A database at a higher version was written by a
 /// newer referee and is refused rather than misread.
 pub(super) const VERSION: i32 = 1;
+
+/// The append function's version, kept in its comment; a different one is replaced at open.
+const FUNCTION_VERSION: &str = "referee_append_batch 1";
 
 const TABLES: &str = "
 CREATE TABLE IF NOT EXISTS referee_schema (
@@ -59,6 +73,150 @@ CREATE TABLE IF NOT EXISTS referee_heads (
 );
 ";
 
+/// The group append: the appends of many games decided and written by one statement, in its
+/// own transaction (autocommit), so that they cost one round trip and one commit together.
+/// PostgreSQL flushes the WAL before the statement's result is sent (see `batch`).
+///
+/// Requests are given column-wise, one array element per request (`p_games` distinct), and
+/// their records one array element per record (`p_requests` names each one's request, 1-based,
+/// records of a request in seq order), sealed by the caller on the head it believed
+/// (`p_sealed_on`, NULL if it knew none). Per request, the same checks, in the same order, as
+/// one append's transaction made before:
+///
+/// 1. the lease (fencing): the lease rows of the leased games are locked, in game order, and
+///    a request whose epoch is not the row's is `fenced` (the row's holder and epoch), one
+///    without a lease row `unknown`. A claim made meanwhile waits for this COMMIT.
+/// 2. the head: the head rows are locked, in game order (batches sharing games then queue
+///    instead of deadlocking); no head row is `unknown`.
+/// 3. the event ids: a request with any id already stored is answered with the stored records
+///    (`stored`; the caller tells an exact retry from a reuse), nothing written.
+/// 4. the seq: `p_after` (expected seq - 1) must be the head's seq (`mismatch`), and the
+///    records must have been sealed on the head's hash (`unsealed`: the caller seals them again
+///    on the head returned and resends them).
+/// 5. the rest are written: records inserted, heads moved, watchers on other instances
+///    notified (delivered at COMMIT), and answered `ok`.
+///
+/// One statement per step for the whole group, not per game.
+const APPEND_BATCH: &str = r"
+CREATE OR REPLACE FUNCTION referee_append_batch(
+    p_games TEXT[], p_leases BIGINT[], p_after BIGINT[], p_sealed_on BYTEA[],
+    p_last BIGINT[], p_last_hash BYTEA[],
+    p_requests INT[], p_seqs BIGINT[], p_event_ids TEXT[], p_received BIGINT[],
+    p_writers TEXT[], p_bodies TEXT[], p_prevs BYTEA[], p_hashes BYTEA[],
+    p_notify BOOL
+) RETURNS TABLE (
+    seq BIGINT, event_id TEXT, received_ms BIGINT, writer TEXT, body TEXT,
+    prev_hash BYTEA, hash BYTEA,
+    request INT, outcome TEXT, last_seq BIGINT, head_hash BYTEA, holder TEXT, epoch BIGINT
+) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    n INT := cardinality(p_games);
+    v_open BOOL[] := array_fill(true, ARRAY[n]);
+    v_leased BOOL[] := array_fill(false, ARRAY[n]);
+    v_stored BOOL[] := array_fill(false, ARRAY[n]);
+    v_go BOOL[] := array_fill(false, ARRAY[n]);
+    v_last BIGINT[] := array_fill(NULL::BIGINT, ARRAY[n]);
+    v_hash BYTEA[] := array_fill(NULL::BYTEA, ARRAY[n]);
+    v_row RECORD;
+BEGIN
+    FOR v_row IN
+        SELECT q.i::INT AS i, q.held, l.holder AS l_holder, l.epoch AS l_epoch
+        FROM unnest(p_games, p_leases) WITH ORDINALITY AS q(game, held, i)
+        JOIN referee_leases l ON l.game = q.game
+        WHERE q.held IS NOT NULL
+        ORDER BY l.game
+        FOR NO KEY UPDATE OF l
+    LOOP
+        v_leased[v_row.i] := true;
+        IF v_row.l_epoch <> v_row.held THEN
+            v_open[v_row.i] := false;
+            request := v_row.i; outcome := 'fenced';
+            holder := v_row.l_holder; epoch := v_row.l_epoch;
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+    holder := NULL; epoch := NULL;
+    FOR i IN 1..n LOOP
+        IF p_leases[i] IS NOT NULL AND NOT v_leased[i] THEN
+            v_open[i] := false;
+            request := i; outcome := 'unknown';
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+
+    FOR v_row IN
+        SELECT q.i::INT AS i, h.last_seq AS h_last, h.head_hash AS h_hash
+        FROM unnest(p_games) WITH ORDINALITY AS q(game, i)
+        JOIN referee_heads h ON h.game = q.game
+        WHERE v_open[q.i::INT]
+        ORDER BY h.game
+        FOR NO KEY UPDATE OF h
+    LOOP
+        v_last[v_row.i] := v_row.h_last;
+        v_hash[v_row.i] := v_row.h_hash;
+    END LOOP;
+
+    FOR v_row IN
+        SELECT x.req, r.seq AS r_seq, r.event_id AS r_event_id, r.received_ms AS r_received,
+               r.writer AS r_writer, r.body AS r_body, r.prev_hash AS r_prev, r.hash AS r_hash
+        FROM (SELECT p_games[u.req] AS game, u.req, u.event_id
+              FROM unnest(p_requests, p_event_ids) AS u(req, event_id)) x
+        JOIN referee_records r ON r.game = x.game AND r.event_id = x.event_id
+        WHERE v_open[x.req] AND v_last[x.req] IS NOT NULL
+    LOOP
+        v_stored[v_row.req] := true;
+        seq := v_row.r_seq; event_id := v_row.r_event_id; received_ms := v_row.r_received;
+        writer := v_row.r_writer; body := v_row.r_body;
+        prev_hash := v_row.r_prev; hash := v_row.r_hash;
+        request := v_row.req; outcome := 'stored';
+        RETURN NEXT;
+    END LOOP;
+    seq := NULL; event_id := NULL; received_ms := NULL; writer := NULL; body := NULL;
+    prev_hash := NULL; hash := NULL;
+
+    FOR i IN 1..n LOOP
+        CONTINUE WHEN NOT v_open[i] OR v_stored[i];
+        request := i; last_seq := v_last[i]; head_hash := v_hash[i];
+        IF v_last[i] IS NULL THEN
+            outcome := 'unknown';
+        ELSIF v_last[i] <> p_after[i] THEN
+            outcome := 'mismatch';
+        ELSIF p_sealed_on[i] IS DISTINCT FROM v_hash[i] THEN
+            outcome := 'unsealed';
+        ELSE
+            v_go[i] := true;
+            CONTINUE;
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+
+    INSERT INTO referee_records
+        (game, seq, event_id, received_ms, writer, body, prev_hash, hash)
+    SELECT p_games[x.req], x.seq, x.event_id, x.received, x.writer, x.body, x.prev, x.hash
+    FROM unnest(p_requests, p_seqs, p_event_ids, p_received, p_writers, p_bodies, p_prevs,
+                p_hashes) AS x(req, seq, event_id, received, writer, body, prev, hash)
+    WHERE v_go[x.req];
+
+    UPDATE referee_heads h SET last_seq = q.new_last, head_hash = q.new_hash
+    FROM unnest(p_games, p_last, p_last_hash) WITH ORDINALITY AS q(game, new_last, new_hash, i)
+    WHERE h.game = q.game AND v_go[q.i::INT];
+
+    IF p_notify THEN
+        PERFORM pg_notify('referee_log', q.new_last || ' ' || q.game)
+        FROM unnest(p_games, p_last) WITH ORDINALITY AS q(game, new_last, i)
+        WHERE v_go[q.i::INT];
+    END IF;
+
+    FOR i IN 1..n LOOP
+        CONTINUE WHEN NOT v_go[i];
+        request := i; outcome := 'ok'; last_seq := p_last[i]; head_hash := p_last_hash[i];
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+";
+
 /// Creates the tables if absent and checks the stored version.
 pub(super) async fn create(client: &mut Client) -> Result<(), Error> {
     // Two instances opening a fresh database at once can both try to create a table; the
@@ -84,6 +242,24 @@ async fn create_once(client: &mut Client) -> Result<(), tokio_postgres::Error> {
             &[&VERSION],
         )
         .await?;
+    // Holding the schema row makes instances that open together take turns below.
+    transaction
+        .execute("SELECT 1 FROM referee_schema FOR UPDATE", &[])
+        .await?;
+    let row = transaction
+        .query_one(
+            "SELECT obj_description(to_regproc('referee_append_batch'), 'pg_proc')",
+            &[],
+        )
+        .await?;
+    if row.get::<_, Option<String>>(0).as_deref() != Some(FUNCTION_VERSION) {
+        transaction.batch_execute(APPEND_BATCH).await?;
+        transaction
+            .batch_execute(&format!(
+                "COMMENT ON FUNCTION referee_append_batch IS '{FUNCTION_VERSION}'"
+            ))
+            .await?;
+    }
     transaction.commit().await
 }
 
