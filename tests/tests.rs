@@ -30,6 +30,7 @@ mod properties;
 mod readme;
 mod records;
 mod service;
+mod shared_tokens;
 mod shutdown;
 mod store_cli;
 mod store_copy;

@@ -17,11 +17,13 @@
 pub mod expiry;
 mod marker;
 mod owner;
+mod shared;
 mod stamp;
 mod store;
 mod token;
 
 pub use marker::MARKER_FILE;
+pub use shared::{SHARE_EVERY, SharedTokens};
 pub use store::{Access, Issued, Revoked, SERVER_RECHECK, TOKEN_FILE, TokenStore, TurnedOff};
 pub use token::{Grant, Role, SideScope, State};
 

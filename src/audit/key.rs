@@ -30,6 +30,54 @@ pub fn load_or_create_key(data: &Path) -> Result<SigningKey, Error> {
     }
 }
 
+/// The signing key every instance of one PostgreSQL log signs with (issue 33): the first key
+/// given to the database (this data directory's, created if missing, when it is the first).
+/// Where this directory held another key, that file is kept beside as `KEY_FILE.replaced-MS`
+/// (bundles it signed still verify against its public key) and the shared key takes its
+/// place, so that `referee audit key --data` prints what every instance signs with. The key's
+/// secret is then in the database too: guard it as the key file.
+pub async fn shared_key(log: &crate::log::PgLog, data: &Path) -> Result<SigningKey, Error> {
+    let local = load_or_create_key(data)?;
+    let path = data.join(KEY_FILE);
+    let fail = |message: String| Error::Key {
+        path: path.display().to_string(),
+        message,
+    };
+    let mine = hex::encode(local.to_bytes());
+    let shared = log
+        .share(SHARED_KEY, std::slice::from_ref(&mine))
+        .await
+        .map_err(|e| {
+            fail(format!(
+                "cannot share the signing key through the database: {e}"
+            ))
+        })?;
+    let first = shared
+        .first()
+        .ok_or_else(|| fail("the database gave back no signing key".into()))?;
+    if *first == mine {
+        return Ok(local);
+    }
+    let key = parse(first).map_err(|e| fail(format!("the database's signing key: {e}")))?;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let kept = data.join(format!("{KEY_FILE}.replaced-{stamp}"));
+    std::fs::rename(&path, &kept)
+        .map_err(|e| fail(format!("keeping it as {}: {e}", kept.display())))?;
+    write_private(&path, first).map_err(|e| fail(e.to_string()))?;
+    tracing::warn!(
+        kept = %kept.display(),
+        public_key = %public_key_hex(&key),
+        "this data directory's signing key differs from the one the other instances of this \
+         database sign with: that one is used, this one kept beside"
+    );
+    Ok(key)
+}
+
+/// The kind of the signing key's line in the database's shared table.
+const SHARED_KEY: &str = "audit-ed25519-key";
+
 /// The public half, hex: what `referee audit key` prints and auditors pin with `--key`.
 pub fn public_key_hex(key: &SigningKey) -> String {
     hex::encode(key.verifying_key().to_bytes())

@@ -8,7 +8,7 @@ mod tournament;
 mod verify;
 
 pub use bundle::export;
-pub use key::{KEY_FILE, load_or_create_key, public_key_hex};
+pub use key::{KEY_FILE, load_or_create_key, public_key_hex, shared_key};
 pub use replay::{Kind, bundle_log, kind};
 pub use tournament::{Pairings, TournamentExport, export_tournament, score};
 pub use verify::{Report, expected_key, verified_records, verify};

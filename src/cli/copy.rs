@@ -8,7 +8,7 @@
 //! a whole game at a time, which also makes an interrupted copy safe to run again.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ const CONNECT_LIMIT: Duration = Duration::from_secs(30);
 const HEAD_PREFIX: usize = 16;
 
 /// `store copy`: exit 2 for a bad spec, 1 if any game was not copied and verified.
-pub fn run(from: &str, to: &str) -> ExitCode {
+pub fn run(from: &str, to: &str, ca: Option<&Path>) -> ExitCode {
     let specs = Spec::parse("--from", from).and_then(|from| {
         let to = Spec::parse("--to", to)?;
         if from.same_as(&to) {
@@ -30,7 +30,7 @@ pub fn run(from: &str, to: &str) -> ExitCode {
         Ok((from, to))
     });
     match specs {
-        Ok((from, to)) => on_runtime(copy(from, to)),
+        Ok((from, to)) => on_runtime(copy(from, to, ca)),
         Err(e) => fail(2, &e),
     }
 }
@@ -61,7 +61,9 @@ impl Spec {
                  string (postgres://..., postgresql://... or key=value ...)"
             ));
         }
-        text.parse::<tokio_postgres::Config>()
+        // tokio-postgres does not know verify-full; the log reads it (PgLog::open_secured).
+        text.replace("sslmode=verify-full", "sslmode=require")
+            .parse::<tokio_postgres::Config>()
             .map_err(|e| format!("{flag}: not a PostgreSQL connection string: {e}"))?;
         Ok(Spec::Postgres(text.to_owned()))
     }
@@ -99,7 +101,7 @@ enum Store {
 }
 
 impl Store {
-    async fn source(spec: &Spec) -> Result<Store, String> {
+    async fn source(spec: &Spec, ca: Option<&Path>) -> Result<Store, String> {
         match spec {
             Spec::Sled(dir) => {
                 let copy = locked_copy(dir).map_err(|e| format!("--from: {e}"))?;
@@ -114,12 +116,12 @@ impl Store {
                 let _copy = Some(copy);
                 Ok(Store::Sled { log, _copy })
             }
-            Spec::Postgres(url) => open_postgres("--from", spec, url).await,
+            Spec::Postgres(url) => open_postgres("--from", spec, url, ca).await,
         }
     }
 
     /// A sled target is opened in place: sled's lock refuses it while a server uses it.
-    async fn target(spec: &Spec) -> Result<Store, String> {
+    async fn target(spec: &Spec, ca: Option<&Path>) -> Result<Store, String> {
         match spec {
             Spec::Sled(dir) => match SledLog::open(dir) {
                 Ok(log) => Ok(Store::Sled { log, _copy: None }),
@@ -128,7 +130,7 @@ impl Store {
                     dir.display()
                 )),
             },
-            Spec::Postgres(url) => open_postgres("--to", spec, url).await,
+            Spec::Postgres(url) => open_postgres("--to", spec, url, ca).await,
         }
     }
 
@@ -170,9 +172,15 @@ impl Store {
     }
 }
 
-async fn open_postgres(flag: &str, spec: &Spec, url: &str) -> Result<Store, String> {
+async fn open_postgres(
+    flag: &str,
+    spec: &Spec,
+    url: &str,
+    ca: Option<&Path>,
+) -> Result<Store, String> {
     let name = spec.describe();
-    match tokio::time::timeout(CONNECT_LIMIT, PgLog::open(url)).await {
+    let open = PgLog::open_secured(url, ca, crate::log::PG_CONNECTIONS);
+    match tokio::time::timeout(CONNECT_LIMIT, open).await {
         Ok(Ok(log)) => Ok(Store::Postgres(log)),
         Ok(Err(e)) => Err(format!("{flag}: cannot open the log in {name}: {e}")),
         Err(_) => Err(format!(
@@ -214,9 +222,9 @@ fn same_head(a: &GameInfo, b: &GameInfo) -> bool {
     a.last_seq == b.last_seq && a.head_hash == b.head_hash
 }
 
-async fn copy(from: Spec, to: Spec) -> ExitCode {
-    let stores = match Store::source(&from).await {
-        Ok(source) => Store::target(&to).await.map(|target| (source, target)),
+async fn copy(from: Spec, to: Spec, ca: Option<&Path>) -> ExitCode {
+    let stores = match Store::source(&from, ca).await {
+        Ok(source) => Store::target(&to, ca).await.map(|target| (source, target)),
         Err(e) => Err(e),
     };
     let (source, target) = match stores {

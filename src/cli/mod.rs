@@ -343,7 +343,8 @@ enum StoreCommand {
     /// records. Each game is written whole in one transaction, so an interrupted copy leaves
     /// only whole games: run it again to continue (games already in the target with the same
     /// head are verified and skipped, ALREADY). Tokens and the audit signing key are not
-    /// copied: they stay in each server's --data. Exit 0 only if every game was copied and
+    /// copied: they stay in --data (and in the database's shared table, which servers on
+    /// PostgreSQL fill themselves). Exit 0 only if every game was copied and
     /// verified on both sides.
     Copy {
         /// The store to read: sled:DIR, or a PostgreSQL connection string (postgres://...,
@@ -354,6 +355,11 @@ enum StoreCommand {
         /// PostgreSQL connection string.
         #[arg(long, value_name = "STORE")]
         to: String,
+        /// The certificate authority (PEM) that signed the database's certificate, for a
+        /// PostgreSQL side whose connection string says `sslmode=verify-full` (see
+        /// `serve --store-ca`).
+        #[arg(long, value_name = "FILE")]
+        store_ca: Option<PathBuf>,
     },
 }
 
@@ -539,7 +545,7 @@ pub fn run() -> ExitCode {
                 from_store: from_store.as_deref(),
                 key: key.as_deref(),
             }),
-            StoreCommand::Copy { from, to } => copy::run(&from, &to),
+            StoreCommand::Copy { from, to, store_ca } => copy::run(&from, &to, store_ca.as_deref()),
         },
         Command::Token { command } => match command {
             TokenCommand::Issue {

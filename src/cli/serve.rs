@@ -4,11 +4,12 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
-use crate::access::{SERVER_RECHECK, TokenStore};
+use crate::access::{SERVER_RECHECK, SharedTokens, TokenStore};
 use crate::log::{Log, PgLog, SledLog};
 use crate::service::{self, Limits, Service, Tls};
 
@@ -49,6 +50,7 @@ async fn serve<L: Log>(
     options: &Options,
     tls: Option<Tls>,
     log: L,
+    access: Access,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
@@ -57,8 +59,7 @@ async fn serve<L: Log>(
     // Scripts and tests read the address as the last word of this line.
     println!("referee listening on {bound}");
     tracing::info!(addr = %bound, scheme, "referee listening");
-    let data = &options.data;
-    let tokens = TokenStore::new(data).rechecked_every(SERVER_RECHECK);
+    let Access { tokens, key } = access;
     match tokens.access()? {
         crate::access::Access::Off => tracing::warn!(
             "no token issued: access control is off (issue one with `referee token issue`)"
@@ -72,8 +73,6 @@ async fn serve<L: Log>(
             tracing::info!(tokens = grants.len(), "access control is on")
         }
     }
-    // The signing key is made on first start, so bundles exported later verify against it.
-    let key = crate::audit::load_or_create_key(data)?;
     // Kept, so that the log is closed here, under the exit deadline, and not somewhere in
     // the server's teardown.
     let log_to_close = log.clone();
@@ -210,7 +209,19 @@ pub fn run(options: &Options) -> ExitCode {
             };
             tracing::info!(data = %data.display(), "log opened");
             runtime.block_on(super::store::report(&log));
-            runtime.block_on(serve(options, tls, log, shutdown))
+            // The signing key is made on first start, so bundles exported later verify
+            // against it.
+            let access = match crate::audit::load_or_create_key(data) {
+                Ok(key) => Access {
+                    tokens: Arc::new(TokenStore::new(data).rechecked_every(SERVER_RECHECK)),
+                    key,
+                },
+                Err(e) => {
+                    eprintln!("referee: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            runtime.block_on(serve(options, tls, log, access, shutdown))
         }
         Some(url) => {
             let ca = options.store_ca.as_deref();
@@ -221,7 +232,19 @@ pub fn run(options: &Options) -> ExitCode {
                     return ExitCode::from(code);
                 }
             };
-            runtime.block_on(serve(options, tls, log, shutdown))
+            // Tokens and the signing key are the same on every instance of this database:
+            // taken from it (and given to it) before the first call is served.
+            let access = match runtime.block_on(shared_access(&log, data)) {
+                Ok((access, sharing)) => {
+                    runtime.spawn(sharing.run());
+                    access
+                }
+                Err(e) => {
+                    eprintln!("referee: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            runtime.block_on(serve(options, tls, log, access, shutdown))
         }
     };
     match served {
@@ -236,6 +259,33 @@ pub fn run(options: &Options) -> ExitCode {
 /// The pool size `serve --store` opens: the log's default.
 fn referee_connections() -> usize {
     crate::log::PG_CONNECTIONS
+}
+
+/// Who may call, and the key audit bundles are signed with.
+struct Access {
+    tokens: Arc<TokenStore>,
+    key: ed25519_dalek::SigningKey,
+}
+
+/// The tokens and signing key of a server on PostgreSQL: this data directory's and the
+/// database's, merged (tokens) or agreed (the key first given to the database), and the
+/// task that goes on sharing token lines while the server runs.
+async fn shared_access(log: &PgLog, data: &Path) -> Result<(Access, SharedTokens), String> {
+    let tokens = Arc::new(TokenStore::new(data).rechecked_every(SERVER_RECHECK));
+    let sharing = SharedTokens::new(log.clone(), Arc::clone(&tokens));
+    let (given, taken) = sharing
+        .exchange()
+        .await
+        .map_err(|e| format!("cannot share tokens through the database: {e}"))?;
+    tracing::info!(
+        given,
+        taken,
+        "token lines shared with the other instances of this database"
+    );
+    let key = crate::audit::shared_key(log, data)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((Access { tokens, key }, sharing))
 }
 
 /// How long `serve --store` waits for the database at start before giving up.

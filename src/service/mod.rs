@@ -106,9 +106,9 @@ impl<L: Log> Service<L> {
     }
 
     /// The service with access control by `tokens`, on once any token has been issued.
-    pub fn with_tokens(log: L, tokens: TokenStore) -> Service<L> {
+    pub fn with_tokens(log: L, tokens: impl Into<Arc<TokenStore>>) -> Service<L> {
         Service {
-            tokens: Some(Arc::new(tokens)),
+            tokens: Some(tokens.into()),
             ..Service::new(log)
         }
     }

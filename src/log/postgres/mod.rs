@@ -218,6 +218,35 @@ impl PgLog {
     }
 }
 
+impl PgLog {
+    /// Lines every instance on this database shares, of one `kind`: adds `add` (those not
+    /// there yet, in their order; a line already there is not added twice) and returns every
+    /// line of the kind in the order first written. For the token file's lines and the audit
+    /// key, which instances serving one log must agree on (see `access::shared`).
+    pub async fn share(&self, kind: &str, add: &[String]) -> Result<Vec<String>, Error> {
+        let conn = self.inner.connections.get().await?;
+        if !add.is_empty() {
+            conn.execute(
+                "INSERT INTO referee_shared (kind, line) \
+                 SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS u (line, i) \
+                 ORDER BY i ON CONFLICT (kind, line) DO NOTHING",
+                &[&kind, &add],
+            )
+            .await
+            .map_err(|e| failed("sharing lines", e))?;
+        }
+        let rows = conn
+            .query(
+                "SELECT line FROM referee_shared WHERE kind = $1 ORDER BY n",
+                &[&kind],
+            )
+            .await
+            .map_err(|e| failed("reading shared lines", e))?;
+        conn.release();
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+}
+
 impl Log for PgLog {
     /// Creates a game whose seq 0 record is the header. Acknowledged only once committed.
     async fn create(

@@ -13,6 +13,10 @@
 //!   The header's event id is empty, which no event's can be.
 //! - `referee_heads`: each game's last seq and its record's hash, moved in the transaction
 //!   that inserts the records, so damage to the last record is caught as with sled.
+//! - `referee_shared`: lines every instance shares, by kind, in the order first written
+//!   (`PgLog::share`): the token file's grant and revocation lines, the audit signing key.
+//!   Added beside version 1's tables (created if absent; a referee that predates it ignores
+//!   it).
 //! - `referee_leases`: which instance writes each game, and the epoch of its claim (see
 //!   `lease`). A row, not an advisory lock: a lock belongs to a session and is gone after a
 //!   failover, a row is replicated with the log it guards.
@@ -70,6 +74,12 @@ CREATE TABLE IF NOT EXISTS referee_heads (
     game TEXT PRIMARY KEY REFERENCES referee_games (game),
     last_seq BIGINT NOT NULL,
     head_hash BYTEA NOT NULL
+);
+CREATE TABLE IF NOT EXISTS referee_shared (
+    n BIGSERIAL PRIMARY KEY,
+    kind TEXT NOT NULL,
+    line TEXT NOT NULL,
+    UNIQUE (kind, line)
 );
 ";
 
