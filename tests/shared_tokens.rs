@@ -98,7 +98,10 @@ async fn a_token_issued_or_revoked_on_one_instance_counts_on_every_instance() {
     );
     // A itself reads its own file again within its recheck of a second (SERVER_RECHECK).
     let here = until(&mut on_a, &fed, false).await;
-    assert!(here < Duration::from_secs(2), "{here:?} on the instance that revoked");
+    assert!(
+        here < Duration::from_secs(2),
+        "{here:?} on the instance that revoked"
+    );
     // The other token is unaffected on both.
     assert!(audit_key(&mut on_b, &late).await.is_ok());
     drop((a, b));

@@ -196,12 +196,13 @@ impl TokenStore {
     pub fn revoke(&self, id: &str) -> Result<Revoked, StoreError> {
         let owner = self.owner()?;
         let grants = read(&self.path)?;
-        let grant = grants
-            .iter()
-            .find(|g| g.id == id)
-            .ok_or_else(|| StoreError::UnknownId(id.into()))?;
-        if let Some(at) = grant.revoked_ms {
-            return Ok(Revoked::Already(at));
+        let mut of_id = grants.iter().filter(|g| g.id == id).peekable();
+        if of_id.peek().is_none() {
+            return Err(StoreError::UnknownId(id.into()));
+        }
+        // Revoked already only if every grant of the id is (see `read`).
+        if let Some(at) = of_id.map(|g| g.revoked_ms).collect::<Option<Vec<_>>>() {
+            return Ok(Revoked::Already(at.into_iter().min().unwrap_or_default()));
         }
         let line = Revocation {
             revoked: id.into(),
@@ -480,7 +481,9 @@ fn read(path: &Path) -> Result<Vec<Grant>, StoreError> {
             continue;
         }
         let r: Revocation = serde_json::from_value(value).map_err(unreadable)?;
-        if let Some(g) = grants.iter_mut().find(|g| g.id == r.revoked) {
+        // Every grant of that id: two instances of one database may each have issued one
+        // before they shared their lines, and a revocation must leave neither valid.
+        for g in grants.iter_mut().filter(|g| g.id == r.revoked) {
             g.revoked_ms.get_or_insert(r.revoked_ms);
         }
     }
@@ -537,7 +540,35 @@ mod tests {
         store.take_lines(&lines[1..]).expect("the revocation");
         let access = store.access().expect("access");
         assert!(access.authenticate(Some(&issued.secret)).is_err());
-        assert_eq!(store.lines().expect("lines"), lines, "the same lines, in order");
+        assert_eq!(
+            store.lines().expect("lines"),
+            lines,
+            "the same lines, in order"
+        );
+    }
+
+    #[test]
+    fn a_revocation_revokes_every_grant_of_its_id() {
+        // Two instances issued "dup" before they shared their lines.
+        let (one, two) = (
+            tempfile::tempdir().expect("tmp"),
+            tempfile::tempdir().expect("tmp"),
+        );
+        let (one, two) = (TokenStore::new(one.path()), TokenStore::new(two.path()));
+        let first = one.issue(board("dup")).expect("issue");
+        let second = two.issue(board("dup")).expect("issue");
+        one.take_lines(&two.lines().expect("lines")).expect("take");
+        let access = one.access().expect("access");
+        assert!(access.authenticate(Some(&first.secret)).is_ok());
+        assert!(access.authenticate(Some(&second.secret)).is_ok());
+        assert!(matches!(one.revoke("dup").expect("revoke"), Revoked::Now));
+        let access = one.access().expect("access");
+        assert!(access.authenticate(Some(&first.secret)).is_err());
+        assert!(access.authenticate(Some(&second.secret)).is_err());
+        assert!(matches!(
+            one.revoke("dup").expect("again"),
+            Revoked::Already(_)
+        ));
     }
 
     /// Moves a file's modification time an hour back, so that its stamp counts as settled.
