@@ -358,7 +358,9 @@ fn desk_words_move_list_flip_and_whose_move_after_a_reload() {
     browser.open(&format!("http://{console}/#/game/words-gjq"));
     let gjq = browser.wait_for(
         "the Gjq move with its reveal",
-        "const row = document.querySelector('#moves tbody tr'); return row && row.cells[1].textContent;",
+        // The page re-renders after the hash changes: until then the row is the last game's.
+        "const row = document.querySelector('#moves tbody tr'); \
+         const t = row && row.cells[1].textContent; return t && t.includes('e4') ? t : null;",
         Duration::from_secs(10),
     );
     let gjq = gjq.as_str().unwrap_or_default();
