@@ -38,7 +38,9 @@ pub fn in_use(dir: &Path) -> Error {
     Error::InUse(format!(
         "{who} holds the store in {} open. It is in use, not damaged: stop that process \
          first, or, while a server runs on it, go through the server instead of opening its \
-         directory (`referee import --server URL` rather than `--data`)",
+         directory: `referee import --server URL` rather than `--data`; a game's files from \
+         the console's downloads (GET /api/games/ID/download/log, pdn, pgn or audit) or the \
+         gRPC ExportAudit rather than `referee export --data`",
         dir.display()
     ))
 }
