@@ -665,7 +665,19 @@ async fn a_corrupted_record_is_reported_as_data_loss_never_served() {
     server.stop().await;
     {
         // Flip one byte in the value of seq 1 of the only game, behind the log's back.
-        let db = sled::open(dir.path()).expect("raw sled");
+        // The server's connection tasks may still hold the log for a moment after `stop`.
+        crate::common::released(dir.path());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let db = loop {
+            match sled::open(dir.path()) {
+                Ok(db) => break db,
+                Err(e) if std::time::Instant::now() < deadline => {
+                    eprintln!("raw sled open failed, trying again: {e}");
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("raw sled: {e}"),
+            }
+        };
         let (key, value) = db
             .iter()
             .filter_map(Result::ok)
