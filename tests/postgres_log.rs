@@ -917,7 +917,10 @@ async fn a_database_of_the_previous_version_gains_the_append_function() {
     game_with(&log, GAME, 2).await;
     drop(log);
     // The previous referee's database: the same tables, no function.
-    cluster.psql("postgres", "DROP FUNCTION referee_append_batch");
+    cluster.psql(
+        "postgres",
+        "DROP FUNCTION referee_append_batch; DROP FUNCTION referee_append_one",
+    );
     let log = open(&cluster).await;
     log.append(GAME, 3, events(3..=3)).await.unwrap().unwrap();
     // A function of another version (its comment) is replaced at open.
@@ -931,6 +934,83 @@ async fn a_database_of_the_previous_version_gains_the_append_function() {
         "postgres",
         "SELECT obj_description('referee_append_batch'::regproc, 'pg_proc')",
     );
-    assert_eq!(comment, "referee_append_batch 1");
+    assert_eq!(comment, "referee_append_batch 2");
     log.verify_all().await.unwrap();
+}
+
+/// Every statement of both append functions finds its rows by key, on fresh tables as on big
+/// ones: a plan that scanned `referee_records` (or the heads or leases) would make each
+/// append cost more as the log grows. The plans are read from PostgreSQL's own `auto_explain`
+/// of the statements inside the functions, on the log's connections.
+#[tokio::test]
+async fn appends_find_their_rows_by_key_whatever_the_size_of_the_tables() {
+    let Some(cluster) = Cluster::start("postgres_log::appends_find_their_rows_by_key") else {
+        return;
+    };
+    let explained = format!(
+        "{} options='-c session_preload_libraries=auto_explain \
+         -c auto_explain.log_min_duration=0 -c auto_explain.log_nested_statements=on'",
+        cluster.url()
+    );
+    let log = PgLog::open(&explained).await.expect("open the log");
+    let games: Vec<String> = (0..8).map(|g| format!("keyed-{g}")).collect();
+    for game in &games {
+        create(&log, game).await;
+    }
+    let lease = log.claim(&games[0]).await.unwrap().unwrap();
+    for round in 1..=3u64 {
+        // Alone (a group of one), then all together (a group of many), leased and not.
+        log.append_leased(
+            &games[0],
+            lease,
+            round * 2 - 1,
+            one_event(&format!("a{round}")),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        log.append(&games[1], round * 2 - 1, one_event(&format!("a{round}")))
+            .await
+            .unwrap()
+            .unwrap();
+        let together = games.iter().enumerate().map(|(i, game)| {
+            let id = format!("b{round}");
+            let log = log.clone();
+            async move {
+                let expected = if i < 2 { round * 2 } else { round };
+                if i == 0 {
+                    log.append_leased(game, lease, expected, one_event(&id))
+                        .await
+                } else {
+                    log.append(game, expected, one_event(&id)).await
+                }
+            }
+        });
+        for appended in futures_util::future::join_all(together).await {
+            appended.unwrap().unwrap();
+        }
+        // A retry finds the stored records by event id.
+        let retry = log.append(&games[1], round * 2 - 1, one_event(&format!("a{round}")));
+        assert!(retry.await.unwrap().unwrap().duplicate);
+    }
+    let server_log = cluster.server_log();
+    for function in ["referee_append_one", "referee_append_batch"] {
+        assert!(
+            server_log.contains(&format!("FROM {function}(")),
+            "{function} was not called:\n{server_log}"
+        );
+    }
+    assert!(
+        server_log.contains("referee_records_game_event_id_key"),
+        "auto_explain logged no plan of the functions' statements:\n{server_log}"
+    );
+    for table in [
+        "referee_records",
+        "referee_heads",
+        "referee_leases",
+        "referee_games",
+    ] {
+        let scan = format!("Seq Scan on {table}");
+        assert!(!server_log.contains(&scan), "{scan} in:\n{server_log}");
+    }
 }

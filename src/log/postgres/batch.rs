@@ -3,8 +3,10 @@
 //! one fdatasync among them.
 //!
 //! Callers queue their appends; one task, the leader, takes every append queued (up to
-//! [`MAX_GROUP`]) and sends them as one call of `referee_append_batch` (see `schema`) on a
-//! pooled connection. The call is a statement of its own, outside any BEGIN, so PostgreSQL
+//! [`MAX_GROUP`]) and sends them as one call of `referee_append_batch` (see `schema`; a group
+//! of one calls `referee_append_one`, the same decision by single-key lookups) on a pooled
+//! connection, where the call is a prepared statement (parsed and planned once per
+//! connection). The call is a statement of its own, outside any BEGIN, so PostgreSQL
 //! commits it before it answers: the driver returns its rows only after the server's
 //! ReadyForQuery, which follows the COMMIT, and COMMIT returns only after the WAL is flushed
 //! (see `settings`). Each append is acknowledged from those rows, never before. Appends that
@@ -42,6 +44,7 @@ use super::super::layout::Head;
 use super::super::{Appended, Error, Lease, NewEvent, Record, Rejection};
 use super::append::{Outcome, chained, match_retry, raced_or};
 use super::connections::Connections;
+use super::notify::Notifier;
 use super::{ATTEMPTS, chain, raced_too_often, to_i64};
 
 /// Most appends in one group: bounds the time the group holds its games' rows.
@@ -54,6 +57,45 @@ const MAX_RECORDS: usize = 4096;
 /// flight are smaller groups, and each costs PostgreSQL a statement and a commit; two still
 /// lets one group's WAL flush overlap the next group's work.
 const IN_FLIGHT: usize = 2;
+/// The call for a group of one.
+const CALL_ONE: &str = "SELECT * FROM referee_append_one($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+                        $10, $11, $12, $13)";
+
+/// [`CALL_ONE`]'s parameter types, in order.
+const CALL_ONE_TYPES: [Type; 13] = [
+    Type::TEXT,
+    Type::INT8,
+    Type::INT8,
+    Type::BYTEA,
+    Type::INT8,
+    Type::BYTEA,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::BYTEA_ARRAY,
+    Type::BYTEA_ARRAY,
+];
+
+/// The call's parameter types, in order.
+const CALL_TYPES: [Type; 15] = [
+    Type::TEXT_ARRAY,
+    Type::INT8_ARRAY,
+    Type::INT8_ARRAY,
+    Type::BYTEA_ARRAY,
+    Type::INT8_ARRAY,
+    Type::BYTEA_ARRAY,
+    Type::INT4_ARRAY,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::BYTEA_ARRAY,
+    Type::BYTEA_ARRAY,
+    Type::BOOL,
+];
 /// Heads remembered for sealing; past this many games the memory starts afresh.
 const KNOWN_HEADS: usize = 100_000;
 
@@ -103,8 +145,10 @@ struct Request {
 
 impl Committer {
     /// Starts the leader; it stops when the committer is dropped and its groups are answered.
-    /// `notify`: whether the engine delivers NOTIFY (appends then wake other instances).
+    /// `notify`: whether the engine delivers NOTIFY (committed appends then wake other
+    /// instances, after their acks: see `notify`).
     pub fn start(connections: Arc<Connections>, known: Arc<KnownHeads>, notify: bool) -> Committer {
+        let notifier = notify.then(|| Notifier::start(Arc::clone(&connections)));
         let (queue, requests) = mpsc::unbounded_channel();
         let leader = Leader {
             requests,
@@ -114,7 +158,7 @@ impl Committer {
             in_flight: HashMap::new(),
             connections,
             known,
-            notify,
+            notifier,
         };
         tokio::spawn(leader.run());
         Committer { queue }
@@ -154,7 +198,7 @@ struct Leader {
     in_flight: HashMap<Id, Vec<String>>,
     connections: Arc<Connections>,
     known: Arc<KnownHeads>,
-    notify: bool,
+    notifier: Option<Notifier>,
 }
 
 /// What became of an append in a group.
@@ -226,9 +270,7 @@ impl Leader {
         let games = group.iter().map(|r| r.game.clone()).collect();
         let connections = Arc::clone(&self.connections);
         let known = Arc::clone(&self.known);
-        let task = self
-            .groups
-            .spawn(commit(connections, known, self.notify, group));
+        let task = self.groups.spawn(commit(connections, known, group));
         self.in_flight.insert(task.id(), games);
     }
 
@@ -255,6 +297,12 @@ impl Leader {
                 }
                 Decision::Again => Err(raced_too_often(&request.game)),
             };
+            if let (Some(notifier), Ok(Ok(appended))) = (&self.notifier, &answer)
+                && let Some(last) = appended.records.last()
+                && !appended.duplicate
+            {
+                notifier.tell(&request.game, last.seq);
+            }
             // The caller may have gone (its request was cancelled): nothing to tell.
             let _ = request.reply.send(answer);
         }
@@ -300,7 +348,6 @@ impl Sealed {
 async fn commit(
     connections: Arc<Connections>,
     known: Arc<KnownHeads>,
-    notify: bool,
     group: Vec<Request>,
 ) -> Vec<(Request, Decision)> {
     let sealed: Result<Vec<Sealed>, Error> = group.iter().map(|r| Sealed::of(r, &known)).collect();
@@ -308,7 +355,7 @@ async fn commit(
         Ok(sealed) => sealed,
         Err(e) => return all(group, |_| Decision::Answer(Err(e.clone()))),
     };
-    match call(&connections, &group, &sealed, notify).await {
+    match call(&connections, &group, &sealed).await {
         Ok(rows) => decide(group, sealed, &rows, &known),
         Err(Failed::Raced) => all(group, |_| Decision::Again),
         Err(Failed::Error(e)) => all(group, |_| Decision::Answer(Err(e.clone()))),
@@ -343,8 +390,12 @@ async fn call(
     connections: &Arc<Connections>,
     group: &[Request],
     sealed: &[Sealed],
-    notify: bool,
 ) -> Result<Vec<Row>, Failed> {
+    // The function's own notifying is for referees before this one (see `notify`).
+    let notify = false;
+    if let ([request], [one]) = (group, sealed) {
+        return call_one(connections, request, one).await;
+    }
     let games: Vec<&str> = group.iter().map(|r| r.game.as_str()).collect();
     // An epoch past BIGINT matches no lease row: fenced, as it should be.
     let leases: Vec<Option<i64>> = group
@@ -366,27 +417,72 @@ async fn call(
         last.push(to_i64(record.seq)?);
         last_hash.push(record.hash.as_slice());
     }
-    let params: [(&(dyn ToSql + Sync), Type); 15] = [
-        (&games, Type::TEXT_ARRAY),
-        (&leases, Type::INT8_ARRAY),
-        (&after, Type::INT8_ARRAY),
-        (&sealed_on, Type::BYTEA_ARRAY),
-        (&last, Type::INT8_ARRAY),
-        (&last_hash, Type::BYTEA_ARRAY),
-        (&columns.requests, Type::INT4_ARRAY),
-        (&columns.seqs, Type::INT8_ARRAY),
-        (&columns.event_ids, Type::TEXT_ARRAY),
-        (&columns.received, Type::INT8_ARRAY),
-        (&columns.writers, Type::TEXT_ARRAY),
-        (&columns.bodies, Type::TEXT_ARRAY),
-        (&columns.prevs, Type::BYTEA_ARRAY),
-        (&columns.hashes, Type::BYTEA_ARRAY),
-        (&notify, Type::BOOL),
+    let params: [&(dyn ToSql + Sync); 15] = [
+        &games,
+        &leases,
+        &after,
+        &sealed_on,
+        &last,
+        &last_hash,
+        &columns.requests,
+        &columns.seqs,
+        &columns.event_ids,
+        &columns.received,
+        &columns.writers,
+        &columns.bodies,
+        &columns.prevs,
+        &columns.hashes,
+        &notify,
     ];
-    let conn = connections.get().await?;
-    // Typed parameters: parse, bind and execute go in one message, one round trip (the
-    // driver's `query` would first ask the server to describe the statement).
-    let rows = conn.query_typed(CALL, &params).await;
+    run(connections, CALL, &CALL_TYPES, &params).await
+}
+
+/// A group of one: the same decision by `referee_append_one`, whose steps are single-key
+/// lookups (see `schema::APPEND_ONE`); its rows are read as the batch's.
+async fn call_one(
+    connections: &Arc<Connections>,
+    request: &Request,
+    sealed: &Sealed,
+) -> Result<Vec<Row>, Failed> {
+    let lease = request.lease.map(|l| i64::try_from(l.epoch).unwrap_or(-1));
+    let sealed_on = sealed.on.as_ref().map(|h| h.hash.as_slice());
+    let record = sealed.records.last().ok_or(Error::Storage(
+        "postgres: an append without events reached the group committer".into(),
+    ))?;
+    let last = to_i64(record.seq)?;
+    let columns = Columns::of(std::slice::from_ref(sealed))?;
+    let params: [&(dyn ToSql + Sync); 13] = [
+        &request.game,
+        &lease,
+        &sealed.after,
+        &sealed_on,
+        &last,
+        &record.hash.as_slice(),
+        &columns.seqs,
+        &columns.event_ids,
+        &columns.received,
+        &columns.writers,
+        &columns.bodies,
+        &columns.prevs,
+        &columns.hashes,
+    ];
+    run(connections, CALL_ONE, &CALL_ONE_TYPES, &params).await
+}
+
+/// Runs one of the append functions on a pooled connection: prepared once per connection (a
+/// round trip the first time), then each call is one message of bind and execute, one round
+/// trip, and the server neither parses nor plans it again.
+async fn run(
+    connections: &Arc<Connections>,
+    sql: &'static str,
+    types: &[Type],
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<Row>, Failed> {
+    let mut conn = connections.get().await?;
+    let rows = match conn.prepared(sql, types).await {
+        Ok(statement) => conn.query(&statement, params).await,
+        Err(e) => Err(e),
+    };
     match rows {
         Ok(rows) => {
             conn.release();

@@ -6,12 +6,14 @@
 //! dropped future it is closed, so no later request runs behind a half-finished transaction
 //! (tokio-postgres would otherwise queue its ROLLBACK or COMMIT on the same socket).
 
+use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio_postgres::Client;
+use tokio_postgres::types::Type;
+use tokio_postgres::{Client, Statement};
 
 use super::settings;
 use super::tls::StoreTls;
@@ -24,7 +26,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub(super) struct Connections {
     url: String,
     tls: StoreTls,
-    idle: Mutex<Vec<Client>>,
+    idle: Mutex<Vec<Pooled>>,
     permits: Arc<Semaphore>,
     /// Why the last attempt to connect failed, until one succeeds.
     down: Mutex<Option<String>>,
@@ -39,9 +41,20 @@ const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// How long a probe may take before the database counts as unreachable.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// An open connection with the statements prepared on it.
+struct Pooled {
+    client: Client,
+    prepared: Prepared,
+}
+
+/// Statements prepared on one connection, by their text: parsed and planned once by the
+/// server, then each use is a bind and an execute (see [`Conn::prepared`]).
+type Prepared = HashMap<&'static str, Statement>;
+
 /// A checked-out connection; closed on drop unless [`released`](Conn::release).
 pub(super) struct Conn {
     client: Option<Client>,
+    prepared: Prepared,
     pool: Arc<Connections>,
     clean: bool,
     _permit: OwnedSemaphorePermit,
@@ -106,24 +119,28 @@ impl Connections {
             .acquire_owned()
             .await
             .map_err(|_| Error::Closed)?;
-        let client = match self.take_idle() {
-            Some(client) => client,
-            None => self.connect().await?,
+        let Pooled { client, prepared } = match self.take_idle() {
+            Some(pooled) => pooled,
+            None => Pooled {
+                client: self.connect().await?,
+                prepared: Prepared::new(),
+            },
         };
         Ok(Conn {
             client: Some(client),
+            prepared,
             pool: Arc::clone(self),
             clean: false,
             _permit: permit,
         })
     }
 
-    fn take_idle(&self) -> Option<Client> {
+    fn take_idle(&self) -> Option<Pooled> {
         let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        while let Some(client) = idle.pop() {
+        while let Some(pooled) = idle.pop() {
             // The server may have closed it (a restart, a failover) while it sat idle.
-            if !client.is_closed() {
-                return Some(client);
+            if !pooled.client.is_closed() {
+                return Some(pooled);
             }
         }
         None
@@ -153,6 +170,7 @@ impl Connections {
             }
         });
         settings::check_durable(&client).await?;
+        settings::plan_generically(&client).await?;
         Ok(client)
     }
 
@@ -187,6 +205,26 @@ impl Conn {
     pub fn release(mut self) {
         self.clean = true;
     }
+
+    /// `sql` prepared on this connection with parameters of `types`: prepared (one round
+    /// trip) the first time the connection runs it, then kept with the connection in the
+    /// pool. Executing a prepared statement skips the server's parse and plan, which for the
+    /// group append's call was about a third of its time with one board (BENCHMARKS.md,
+    /// issue 33). A statement the server can no longer run as prepared (its function
+    /// replaced with another result type) fails, and a failed connection is closed with
+    /// everything prepared on it.
+    pub async fn prepared(
+        &mut self,
+        sql: &'static str,
+        types: &[Type],
+    ) -> Result<Statement, tokio_postgres::Error> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.prepare_typed(sql, types).await?;
+        self.prepared.insert(sql, statement.clone());
+        Ok(statement)
+    }
 }
 
 impl Deref for Conn {
@@ -214,7 +252,10 @@ impl Drop for Conn {
                 .idle
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            idle.push(client);
+            idle.push(Pooled {
+                client,
+                prepared: std::mem::take(&mut self.prepared),
+            });
         }
         // Otherwise dropping the client closes the connection.
     }

@@ -3,9 +3,10 @@
 //!
 //! Three sources move a head, all of them only forward and only after a COMMIT returned:
 //! - this instance's own appends, published at once;
-//! - PostgreSQL's NOTIFY: each group of appends runs `pg_notify('referee_log', 'SEQ GAME')`
-//!   per game, which the server delivers on commit to every session that LISTENs, one
-//!   connection per instance (a wake-up only: a notification may be lost while that connection is down);
+//! - PostgreSQL's NOTIFY: after each group of appends committed, the writing instance runs
+//!   `pg_notify('referee_log', 'SEQ GAME')` per game (see `notify`), which the server delivers
+//!   to every session that LISTENs, one connection per instance (a wake-up only: a
+//!   notification may be lost while a connection is down);
 //! - a poll of the watched games' head rows every [`POLL`], which is all there is on engines
 //!   without LISTEN/NOTIFY (CockroachDB), and catches whatever a lost notification missed.
 //!
@@ -22,8 +23,8 @@ use tokio_postgres::AsyncMessage;
 use super::connections::Connections;
 use super::{Error, failed};
 
-/// The channel every instance LISTENs on and every append NOTIFYs (written out again in
-/// `schema::APPEND_BATCH`).
+/// The channel every instance LISTENs on and `notify` NOTIFYs (written out again in
+/// `schema::APPEND_BATCH`, for referees of version 1).
 pub(super) const CHANNEL: &str = "referee_log";
 /// How often the watched games' heads are read even without a notification.
 pub(super) const POLL: Duration = Duration::from_millis(500);

@@ -26,8 +26,8 @@
 //!
 //! The tables stay within what CockroachDB and YugabyteDB also speak (no advisory locks, no
 //! triggers); appends need one PL/pgSQL function (see `schema`); LISTEN/NOTIFY is used only
-//! where the engine has it. Connections use `NoTls`
-//! for now: run the database on the same host or a closed network until TLS is added.
+//! where the engine has it. Connections use TLS as the connection string's `sslmode` says
+//! (see `tls`).
 //!
 //! - **Leases**: one instance writes a game at a time; a claim moves the game's epoch and
 //!   fences the former writer's appends out (see `lease`).
@@ -45,6 +45,7 @@ mod connections;
 mod follow;
 mod heads;
 mod lease;
+mod notify;
 mod restore;
 mod schema;
 mod settings;

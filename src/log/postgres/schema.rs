@@ -22,9 +22,12 @@
 //!   failover, a row is replicated with the log it guards.
 //!
 //! Upgrading: the tables are unchanged since version 1, so [`VERSION`] stays 1 and a referee
-//! that predates the function still opens the database. The function is created (or replaced,
-//! `CREATE OR REPLACE FUNCTION`) when its comment does not name [`FUNCTION_VERSION`]: a
-//! database made by the previous referee gains it at the first open by this one. The change is
+//! that predates the functions still opens the database. The functions are created (or
+//! replaced, `CREATE OR REPLACE FUNCTION`) when `referee_append_batch`'s comment does not name
+//! [`FUNCTION_VERSION`]: a database made by a previous referee gains them at the first open by
+//! this one. Version 2 added `referee_append_one` and rewrote the batch's statements as
+//! lookups by key; its signature is version 1's, so a referee of version 1 still running
+//! beside this one (a rolling upgrade) calls the new body with the same results. The change is
 //! made while holding the `referee_schema` row, so instances opening together do not replace
 //! it at the same time (PostgreSQL fails concurrent replacements with "tuple concurrently
 //! updated").
@@ -39,7 +42,7 @@ use super::{Error, failed};
 pub(super) const VERSION: i32 = 1;
 
 /// The append function's version, kept in its comment; a different one is replaced at open.
-const FUNCTION_VERSION: &str = "referee_append_batch 1";
+const FUNCTION_VERSION: &str = "referee_append_batch 2";
 
 const TABLES: &str = "
 CREATE TABLE IF NOT EXISTS referee_schema (
@@ -103,10 +106,17 @@ CREATE TABLE IF NOT EXISTS referee_shared (
 /// 4. the seq: `p_after` (expected seq - 1) must be the head's seq (`mismatch`), and the
 ///    records must have been sealed on the head's hash (`unsealed`: the caller seals them again
 ///    on the head returned and resends them).
-/// 5. the rest are written: records inserted, heads moved, watchers on other instances
-///    notified (delivered at COMMIT), and answered `ok`.
+/// 5. the rest are written: records inserted, heads moved, and answered `ok`. With `p_notify`
+///    (only referees of version 1 pass it) watchers on other instances are notified at COMMIT;
+///    this referee notifies after the acknowledgements instead (see `notify`).
 ///
-/// One statement per step for the whole group, not per game.
+/// One statement per step for the whole group, not per game, and each finds its rows through
+/// a key: the games' rows by `game = ANY (...)` (PostgreSQL's index scan for a list of keys,
+/// sorted before they are locked), stored event ids by a lookup per id. Joining the parameter
+/// arrays with the tables instead let the planner scan the tables whole whenever they were
+/// small when planned, and a plan kept by a connection then scanned them whole for ever
+/// (`appends_find_their_rows_by_key_whatever_the_size_of_the_tables` in tests/postgres_log.rs
+/// reads the plans).
 const APPEND_BATCH: &str = r"
 CREATE OR REPLACE FUNCTION referee_append_batch(
     p_games TEXT[], p_leases BIGINT[], p_after BIGINT[], p_sealed_on BYTEA[],
@@ -132,11 +142,13 @@ DECLARE
 BEGIN
     FOR v_row IN
         SELECT q.i::INT AS i, q.held, l.holder AS l_holder, l.epoch AS l_epoch
-        FROM unnest(p_games, p_leases) WITH ORDINALITY AS q(game, held, i)
-        JOIN referee_leases l ON l.game = q.game
+        FROM (SELECT * FROM referee_leases
+              WHERE game = ANY (ARRAY(SELECT u.game FROM unnest(p_games, p_leases) AS u(game, held)
+                                      WHERE u.held IS NOT NULL))
+              ORDER BY game
+              FOR NO KEY UPDATE) l
+        JOIN unnest(p_games, p_leases) WITH ORDINALITY AS q(game, held, i) ON q.game = l.game
         WHERE q.held IS NOT NULL
-        ORDER BY l.game
-        FOR NO KEY UPDATE OF l
     LOOP
         v_leased[v_row.i] := true;
         IF v_row.l_epoch <> v_row.held THEN
@@ -157,11 +169,12 @@ BEGIN
 
     FOR v_row IN
         SELECT q.i::INT AS i, h.last_seq AS h_last, h.head_hash AS h_hash
-        FROM unnest(p_games) WITH ORDINALITY AS q(game, i)
-        JOIN referee_heads h ON h.game = q.game
-        WHERE v_open[q.i::INT]
-        ORDER BY h.game
-        FOR NO KEY UPDATE OF h
+        FROM (SELECT * FROM referee_heads
+              WHERE game = ANY (ARRAY(SELECT u.game FROM unnest(p_games) WITH ORDINALITY AS u(game, i)
+                                      WHERE v_open[u.i::INT]))
+              ORDER BY game
+              FOR NO KEY UPDATE) h
+        JOIN unnest(p_games) WITH ORDINALITY AS q(game, i) ON q.game = h.game
     LOOP
         v_last[v_row.i] := v_row.h_last;
         v_hash[v_row.i] := v_row.h_hash;
@@ -170,9 +183,12 @@ BEGIN
     FOR v_row IN
         SELECT x.req, r.seq AS r_seq, r.event_id AS r_event_id, r.received_ms AS r_received,
                r.writer AS r_writer, r.body AS r_body, r.prev_hash AS r_prev, r.hash AS r_hash
-        FROM (SELECT p_games[u.req] AS game, u.req, u.event_id
-              FROM unnest(p_requests, p_event_ids) AS u(req, event_id)) x
-        JOIN referee_records r ON r.game = x.game AND r.event_id = x.event_id
+        FROM unnest(p_requests, p_event_ids) AS x(req, event_id)
+        CROSS JOIN LATERAL (
+            SELECT * FROM referee_records r
+            WHERE r.game = p_games[x.req] AND r.event_id = x.event_id
+            OFFSET 0
+        ) r
         WHERE v_open[x.req] AND v_last[x.req] IS NOT NULL
     LOOP
         v_stored[v_row.req] := true;
@@ -210,7 +226,9 @@ BEGIN
 
     UPDATE referee_heads h SET last_seq = q.new_last, head_hash = q.new_hash
     FROM unnest(p_games, p_last, p_last_hash) WITH ORDINALITY AS q(game, new_last, new_hash, i)
-    WHERE h.game = q.game AND v_go[q.i::INT];
+    WHERE h.game = ANY (ARRAY(SELECT u.game FROM unnest(p_games) WITH ORDINALITY AS u(game, i)
+                              WHERE v_go[u.i::INT]))
+      AND h.game = q.game AND v_go[q.i::INT];
 
     IF p_notify THEN
         PERFORM pg_notify('referee_log', q.new_last || ' ' || q.game)
@@ -223,6 +241,102 @@ BEGIN
         request := i; outcome := 'ok'; last_seq := p_last[i]; head_hash := p_last_hash[i];
         RETURN NEXT;
     END LOOP;
+END
+$$;
+";
+
+/// The append of one game alone, as [`APPEND_BATCH`] decides it for a group of one, with the
+/// same checks in the same order and the same result rows (`request` 1). A separate function
+/// because a group of one is what a quiet hall and every one-board stream sends, and there
+/// the batch's statements cost more to start than to run: joins of the parameter arrays with
+/// the tables, each executor set up afresh per call. Here each step is a lookup by primary or
+/// unique key of one game (BENCHMARKS.md, issue 33, has the figures).
+const APPEND_ONE: &str = r"
+CREATE OR REPLACE FUNCTION referee_append_one(
+    p_game TEXT, p_lease BIGINT, p_after BIGINT, p_sealed_on BYTEA,
+    p_last BIGINT, p_last_hash BYTEA,
+    p_seqs BIGINT[], p_event_ids TEXT[], p_received BIGINT[],
+    p_writers TEXT[], p_bodies TEXT[], p_prevs BYTEA[], p_hashes BYTEA[]
+) RETURNS TABLE (
+    seq BIGINT, event_id TEXT, received_ms BIGINT, writer TEXT, body TEXT,
+    prev_hash BYTEA, hash BYTEA,
+    request INT, outcome TEXT, last_seq BIGINT, head_hash BYTEA, holder TEXT, epoch BIGINT
+) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_holder TEXT;
+    v_epoch BIGINT;
+    v_last BIGINT;
+    v_hash BYTEA;
+    v_stored BOOL := false;
+    v_row RECORD;
+BEGIN
+    request := 1;
+    IF p_lease IS NOT NULL THEN
+        SELECT l.holder, l.epoch INTO v_holder, v_epoch
+        FROM referee_leases l WHERE l.game = p_game
+        FOR NO KEY UPDATE;
+        IF NOT FOUND THEN
+            outcome := 'unknown';
+            RETURN NEXT;
+            RETURN;
+        END IF;
+        IF v_epoch <> p_lease THEN
+            outcome := 'fenced'; holder := v_holder; epoch := v_epoch;
+            RETURN NEXT;
+            RETURN;
+        END IF;
+    END IF;
+
+    SELECT h.last_seq, h.head_hash INTO v_last, v_hash
+    FROM referee_heads h WHERE h.game = p_game
+    FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+        outcome := 'unknown';
+        RETURN NEXT;
+        RETURN;
+    END IF;
+
+    FOR v_row IN
+        SELECT r.seq AS r_seq, r.event_id AS r_event_id, r.received_ms AS r_received,
+               r.writer AS r_writer, r.body AS r_body, r.prev_hash AS r_prev, r.hash AS r_hash
+        FROM referee_records r
+        WHERE r.game = p_game AND r.event_id = ANY (p_event_ids)
+        ORDER BY r.seq
+    LOOP
+        v_stored := true;
+        seq := v_row.r_seq; event_id := v_row.r_event_id; received_ms := v_row.r_received;
+        writer := v_row.r_writer; body := v_row.r_body;
+        prev_hash := v_row.r_prev; hash := v_row.r_hash;
+        outcome := 'stored';
+        RETURN NEXT;
+    END LOOP;
+    IF v_stored THEN
+        RETURN;
+    END IF;
+
+    last_seq := v_last; head_hash := v_hash;
+    IF v_last <> p_after THEN
+        outcome := 'mismatch';
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    IF p_sealed_on IS DISTINCT FROM v_hash THEN
+        outcome := 'unsealed';
+        RETURN NEXT;
+        RETURN;
+    END IF;
+
+    INSERT INTO referee_records
+        (game, seq, event_id, received_ms, writer, body, prev_hash, hash)
+    SELECT p_game, x.seq, x.event_id, x.received, x.writer, x.body, x.prev, x.hash
+    FROM unnest(p_seqs, p_event_ids, p_received, p_writers, p_bodies, p_prevs, p_hashes)
+        AS x(seq, event_id, received, writer, body, prev, hash);
+    UPDATE referee_heads h SET last_seq = p_last, head_hash = p_last_hash
+    WHERE h.game = p_game;
+
+    outcome := 'ok'; last_seq := p_last; head_hash := p_last_hash;
+    RETURN NEXT;
 END
 $$;
 ";
@@ -264,6 +378,7 @@ async fn create_once(client: &mut Client) -> Result<(), tokio_postgres::Error> {
         .await?;
     if row.get::<_, Option<String>>(0).as_deref() != Some(FUNCTION_VERSION) {
         transaction.batch_execute(APPEND_BATCH).await?;
+        transaction.batch_execute(APPEND_ONE).await?;
         transaction
             .batch_execute(&format!(
                 "COMMENT ON FUNCTION referee_append_batch IS '{FUNCTION_VERSION}'"

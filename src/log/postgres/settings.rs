@@ -50,6 +50,21 @@ async fn show(client: &Client, setting: &str) -> Result<String, Error> {
         .ok_or_else(|| Error::Storage(format!("postgres: SHOW {setting} returned nothing")))
 }
 
+/// Makes the session plan its statements once: `plan_cache_mode = force_generic_plan`.
+///
+/// PostgreSQL otherwise plans the statements inside `referee_append_batch` again at every
+/// call (a "custom" plan for the call's arrays, which the planner keeps preferring), and the
+/// planning cost more than the statements themselves: with one board, a call took 0.90-1.06
+/// ms under pgbench and 0.62-0.70 ms with generic plans (BENCHMARKS.md, issue 33). The plans
+/// do not depend on the values: every statement the log runs finds its rows by primary key
+/// or unique index, whatever the game or seq.
+pub(super) async fn plan_generically(client: &Client) -> Result<(), Error> {
+    client
+        .batch_execute("SET plan_cache_mode = force_generic_plan")
+        .await
+        .map_err(|e| failed("setting plan_cache_mode for the session", e))
+}
+
 fn refused(setting: &str, value: &str, also: &str) -> Error {
     Error::Storage(format!(
         "postgres: {setting} is {value:?}, so an acknowledged append could be lost in a crash; \
