@@ -16,6 +16,7 @@ mod forbidden;
 #[cfg(test)]
 mod known_answers;
 mod line;
+pub mod opening;
 mod point;
 mod spec;
 
