@@ -14,6 +14,7 @@ mod feed;
 mod health;
 mod limits;
 mod live;
+mod metered;
 mod outbox;
 pub mod proto;
 mod watcher;

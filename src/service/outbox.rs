@@ -53,7 +53,10 @@ impl Budget {
         }
     }
 
-    async fn take(&self, size: u32) -> Result<OwnedSemaphorePermit, tokio::sync::AcquireError> {
+    pub(super) async fn take(
+        &self,
+        size: u32,
+    ) -> Result<OwnedSemaphorePermit, tokio::sync::AcquireError> {
         Arc::clone(&self.bytes).acquire_many_owned(size).await
     }
 }

@@ -31,8 +31,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tokio::sync::{broadcast, mpsc};
-use tokio_stream::wrappers::ReceiverStream;
+use tokio::sync::broadcast;
 use tonic::Request;
 
 use crate::event::{EventKind, Side, event_from_json};
@@ -41,6 +40,8 @@ use crate::stored::load_log;
 
 use super::caller::Caller;
 use super::live::HallForms;
+use super::metered::{Metered, metered};
+use super::outbox::NotPut;
 use super::{Error, Service, closed, proto};
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -451,6 +452,16 @@ impl Boards {
     }
 }
 
+/// The page's hall stream, queued for one page: bounded in events, and in bytes by the
+/// watchers' shared budget (see `metered`).
+type SseQueue = Metered<Result<SseEvent, Infallible>>;
+
+/// Events waiting for one hall page (each update is one board; a snapshot is one event).
+const HALL_PAGE_QUEUE: usize = 64;
+
+/// Frames waiting for one `WatchGames` stream (one board each).
+const HALL_QUEUE: usize = 256;
+
 fn hall_stream<L: Log>(
     c: Arc<Console<L>>,
     caller: Caller,
@@ -469,7 +480,11 @@ fn hall_stream<L: Log>(
     // Subscribed before the snapshot is read, so no event falls between the two; the page
     // ignores an update not newer than the board it has.
     let (updates, reader) = c.service.live.hall(HallForms::JSON);
-    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
+    let (tx, rx) = metered::<Result<SseEvent, Infallible>>(
+        HALL_PAGE_QUEUE,
+        c.service.watcher_lag,
+        &c.service.watch_budget,
+    );
     let mut closing = c.service.closing.subscribe();
     tokio::spawn(async move {
         let _counted_while_it_reads = reader;
@@ -478,7 +493,7 @@ fn hall_stream<L: Log>(
             () = closed(&mut closing) => {}
         }
     });
-    Sse::new(ReceiverStream::new(rx))
+    Sse::new(rx)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
 }
@@ -491,7 +506,7 @@ async fn feed_hall<L: Log>(
     boards: &Boards,
     mut updates: broadcast::Receiver<Arc<HallFrame>>,
     delay: Option<Duration>,
-    tx: &mpsc::Sender<Result<SseEvent, Infallible>>,
+    tx: &SseQueue,
 ) {
     let mut held: VecDeque<(tokio::time::Instant, Arc<HallFrame>)> = VecDeque::new();
     if !send_snapshot(c, caller, boards, delay, tx).await {
@@ -540,13 +555,24 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
     }
 }
 
-async fn send(tx: &mpsc::Sender<Result<SseEvent, Infallible>>, kind: &str, data: &Value) -> bool {
-    let event = SseEvent::default().event(kind).data(data.to_string());
-    tx.send(Ok(event)).await.is_ok()
+async fn send(tx: &SseQueue, kind: &str, data: &Value) -> bool {
+    let data = data.to_string();
+    let size = kind.len() + data.len();
+    let event = SseEvent::default().event(kind).data(data);
+    match tx.send(Ok(event), size).await {
+        Ok(()) => true,
+        // The page stopped reading: its stream ends, the queue and its budget freed; the
+        // browser's EventSource reconnects and starts again from a snapshot.
+        Err(NotPut::Stalled) => {
+            tx.cut(None);
+            false
+        }
+        Err(NotPut::Gone) => false,
+    }
 }
 
 /// A hall update as the page reads it (every frame a JSON reader receives has its JSON).
-async fn send_json(tx: &mpsc::Sender<Result<SseEvent, Infallible>>, frame: &HallFrame) -> bool {
+async fn send_json(tx: &SseQueue, frame: &HallFrame) -> bool {
     match &frame.json {
         Some(json) => send(tx, "update", json).await,
         None => true,
@@ -559,7 +585,7 @@ async fn send_snapshot<L: Log>(
     caller: &Caller,
     boards: &Boards,
     delay: Option<Duration>,
-    tx: &mpsc::Sender<Result<SseEvent, Infallible>>,
+    tx: &SseQueue,
 ) -> bool {
     let frames = match snapshot(c, caller, boards, delay).await {
         Ok(frames) => frames,
@@ -609,7 +635,11 @@ impl<L: Log> Service<L> {
         prefix: String,
         permit: Option<super::limits::StreamPermit>,
     ) -> super::HallStream {
-        let (tx, rx) = mpsc::channel::<Result<proto::WatchGamesResponse, tonic::Status>>(256);
+        let (tx, rx) = metered::<Result<proto::WatchGamesResponse, tonic::Status>>(
+            HALL_QUEUE,
+            self.watcher_lag,
+            &self.watch_budget,
+        );
         let service = self.clone();
         let mut closing = self.closing.subscribe();
         let (updates, reader) = self.live.hall(HallForms::PROTO);
@@ -619,11 +649,11 @@ impl<L: Log> Service<L> {
             tokio::select! {
                 () = service.feed_watch_games(&caller, &boards, updates, &tx) => {}
                 () = closed(&mut closing) => {
-                    let _ = tx.send(Err(tonic::Status::unavailable("the server is shutting down"))).await;
+                    tx.finish(Err(tonic::Status::unavailable("the server is shutting down")));
                 }
             }
         });
-        Box::pin(ReceiverStream::new(rx))
+        Box::pin(rx)
     }
 
     async fn feed_watch_games(
@@ -631,26 +661,39 @@ impl<L: Log> Service<L> {
         caller: &Caller,
         boards: &Boards,
         mut updates: broadcast::Receiver<Arc<HallFrame>>,
-        tx: &mpsc::Sender<Result<proto::WatchGamesResponse, tonic::Status>>,
+        tx: &Metered<Result<proto::WatchGamesResponse, tonic::Status>>,
     ) {
-        let snapshot = async |tx: &mpsc::Sender<_>| match self
-            .hall_snapshot(caller, boards, HallForms::PROTO)
-            .await
-        {
+        // Queued, or the stream cut if the console stalled: false when the stream is over.
+        let send = async |frame: proto::WatchGamesResponse| {
+            let size = prost::Message::encoded_len(&frame);
+            match tx.send(Ok(frame), size).await {
+                Ok(()) => true,
+                Err(NotPut::Stalled) => {
+                    tx.cut(Some(Err(tonic::Status::aborted(format!(
+                        "the hall stream fell behind: the console did not read for {} ms; \
+                         reopen WatchGames for a fresh snapshot of every board",
+                        self.watcher_lag.as_millis()
+                    )))));
+                    false
+                }
+                Err(NotPut::Gone) => false,
+            }
+        };
+        let snapshot = async || match self.hall_snapshot(caller, boards, HallForms::PROTO).await {
             Ok(frames) => {
                 for frame in frames.into_iter().filter_map(|f| f.proto) {
-                    if tx.send(Ok(frame)).await.is_err() {
+                    if !send(frame).await {
                         return false;
                     }
                 }
                 true
             }
             Err(e) => {
-                let _ = tx.send(Err(tonic::Status::from(e))).await;
+                tx.finish(Err(tonic::Status::from(e)));
                 false
             }
         };
-        if !snapshot(tx).await {
+        if !snapshot().await {
             return;
         }
         loop {
@@ -658,11 +701,11 @@ impl<L: Log> Service<L> {
                 update = updates.recv() => match update {
                     Ok(u) if boards.has(&u.game) && caller.lists(&u.game) => {
                         let Some(frame) = u.proto.clone() else { continue };
-                        if tx.send(Ok(frame)).await.is_err() { return }
+                        if !send(frame).await { return }
                     }
                     Ok(_) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if !snapshot(tx).await { return }
+                        if !snapshot().await { return }
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
