@@ -404,3 +404,82 @@ async fn stalled_consoles_together_hold_no_more_than_the_watchers_budget() {
 async fn stalled_consoles_without_a_budget_for_comparison() {
     peak_with_stalled_consoles(STALLED_MANY, 4096).await;
 }
+
+/// Issue 33: the hall's streams (`WatchGames`) are held to the watchers' budget and lag as a
+/// game's are: hall consoles that stop reading are ended with ABORTED once they have left their
+/// queue full for the lag (what waited for them dropped, their share of the budget freed),
+/// while a hall console that reads sees every board to the last event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hall_consoles_that_do_not_read_are_ended_and_one_that_reads_sees_every_board() {
+    const STALLED: usize = 20;
+    const LAG_MS: u64 = 1000;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = ServeProcess::start(dir.path(), &["--watcher-lag-ms", &LAG_MS.to_string()]);
+    let mut board = RefereeClient::connect(server.url.clone())
+        .await
+        .expect("connect");
+    crate::common::create_xiangqi(&mut board, "w").await;
+    let connect = async || {
+        Channel::from_shared(server.url.clone())
+            .expect("url")
+            .connect()
+            .await
+            .expect("connect")
+    };
+    let hall = async |channel: Channel| {
+        RefereeClient::new(channel)
+            .watch_games(proto::WatchGamesRequest {
+                prefix: String::new(),
+            })
+            .await
+            .expect("watch games")
+            .into_inner()
+    };
+    // The stalled consoles share one connection (as in `stalled_consoles`).
+    let shared = connect().await;
+    let mut stalled = Vec::new();
+    for _ in 0..STALLED {
+        stalled.push(hall(shared.clone()).await);
+    }
+    let mut reading = hall(connect().await).await;
+    let reader = tokio::spawn(async move {
+        // Every frame's board, until the last event's.
+        let mut last = 0;
+        while let Some(frame) = reading.next().await {
+            let frame = frame.expect("a reading hall console is never ended");
+            last = frame.board.map_or(last, |b| b.seq);
+            if last == EVENTS {
+                break;
+            }
+        }
+        last
+    });
+    for first in (1..=EVENTS).step_by(usize::try_from(BATCH).expect("small")) {
+        let request = warnings(first, BATCH.min(EVENTS + 1 - first));
+        board.append_events(request).await.expect("append");
+    }
+    let last = tokio::time::timeout(Duration::from_secs(60), reader)
+        .await
+        .expect("the reading console sees the last board within a minute")
+        .expect("reader");
+    assert_eq!(last, EVENTS);
+    // Unread for longer than the lag: reading now would make them consoles that read.
+    tokio::time::sleep(Duration::from_millis(2 * LAG_MS)).await;
+    let ends = stalled.into_iter().map(|mut stream| async move {
+        let mut frames = 0;
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), stream.next()).await {
+                Ok(Some(Ok(_))) => frames += 1,
+                Ok(Some(Err(status))) => return (frames, Some(status)),
+                Ok(None) | Err(_) => return (frames, None),
+            }
+        }
+    });
+    for (frames, end) in futures_util::future::join_all(ends).await {
+        let end =
+            end.unwrap_or_else(|| panic!("a stalled hall stream was not ended ({frames} frames)"));
+        assert_eq!(end.code(), Code::Aborted, "{end:?}");
+        assert!(end.message().contains("fell behind"), "{}", end.message());
+        assert!(frames < EVENTS, "{frames} frames reached a stalled console");
+    }
+}
