@@ -12,17 +12,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio_stream::Stream;
 
-use super::outbox::{Budget, MAX_BYTES, NotPut, RESERVE_BYTES};
+use super::outbox::{Budget, Held, Meter, NotPut};
 
 /// The feeding side of one hall watcher's queue.
 pub struct Metered<T> {
     lag: Duration,
-    items: mpsc::Sender<Held<T>>,
-    bytes: Arc<Semaphore>,
-    budget: Budget,
+    items: mpsc::Sender<Item<T>>,
+    meter: Meter,
     shared: Arc<Mutex<Shared<T>>>,
 }
 
@@ -32,21 +31,20 @@ pub struct MeteredStream<T> {
 }
 
 /// An item and the bytes it holds until it is handed to the transport.
-struct Held<T> {
+struct Item<T> {
     item: T,
-    _bytes: OwnedSemaphorePermit,
-    _shared: Option<OwnedSemaphorePermit>,
+    _held: Held,
 }
 
 struct Shared<T> {
     /// None once cut or hung up: what was queued is dropped with it.
-    items: Option<mpsc::Receiver<Held<T>>>,
+    items: Option<mpsc::Receiver<Item<T>>>,
     /// The last item, once the queue is drained or cut.
     end: Option<T>,
     waker: Option<Waker>,
 }
 
-/// A queue of at most `capacity` items and [`MAX_BYTES`] for one hall watcher whose feeder
+/// A queue of at most `capacity` items and `outbox::MAX_BYTES` for one hall watcher whose feeder
 /// waits at most `lag` for room.
 pub fn metered<T>(
     capacity: usize,
@@ -62,8 +60,7 @@ pub fn metered<T>(
     let feeder = Metered {
         lag,
         items: tx,
-        bytes: Arc::new(Semaphore::new(MAX_BYTES)),
-        budget: budget.clone(),
+        meter: Meter::new(budget),
         shared: Arc::clone(&shared),
     };
     (feeder, MeteredStream { shared })
@@ -72,28 +69,11 @@ pub fn metered<T>(
 impl<T> Metered<T> {
     /// Queues `item` of `size` bytes (as sent), waiting at most the lag for room.
     pub async fn send(&self, item: T, size: usize) -> Result<(), NotPut> {
-        // An item larger than the whole queue still goes, alone.
-        let size = u32::try_from(size.clamp(1, MAX_BYTES)).expect("MAX_BYTES fits in u32");
-        let room = async {
-            let bytes = Arc::clone(&self.bytes).acquire_many_owned(size).await;
-            // One feeder per queue: what it holds cannot change under it here.
-            let held = MAX_BYTES - self.bytes.available_permits();
-            let shared = if held > RESERVE_BYTES {
-                Some(self.budget.take(size).await)
-            } else {
-                None
-            };
-            let slot = self.items.reserve().await;
-            (bytes, shared.transpose(), slot)
-        };
+        let room = async { (self.meter.room(size).await, self.items.reserve().await) };
         match tokio::time::timeout(self.lag, room).await {
             Err(_) => Err(NotPut::Stalled),
-            Ok((Ok(bytes), Ok(shared), Ok(slot))) => {
-                slot.send(Held {
-                    item,
-                    _bytes: bytes,
-                    _shared: shared,
-                });
+            Ok((Some(held), Ok(slot))) => {
+                slot.send(Item { item, _held: held });
                 Ok(())
             }
             Ok(_) => Err(NotPut::Gone),
@@ -136,7 +116,7 @@ impl<T> Stream for MeteredStream<T> {
         };
         match items.poll_recv(cx) {
             // The item's bytes go back to the queue and the budget here.
-            Poll::Ready(Some(held)) => Poll::Ready(Some(held.item)),
+            Poll::Ready(Some(queued)) => Poll::Ready(Some(queued.item)),
             Poll::Ready(None) => {
                 shared.items = None;
                 Poll::Ready(shared.end.take())
@@ -161,6 +141,7 @@ impl<T> Drop for MeteredStream<T> {
 mod tests {
     use tokio_stream::StreamExt;
 
+    use super::super::outbox::MAX_BYTES;
     use super::*;
 
     const LAG: Duration = Duration::from_millis(50);

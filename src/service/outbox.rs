@@ -61,13 +61,56 @@ impl Budget {
     }
 }
 
+/// One watcher's bytes: at most [`MAX_BYTES`], those beyond its [`RESERVE_BYTES`] drawn from
+/// the [`Budget`] all watchers share. Used by a game's outbox and by a hall stream's queue
+/// (`metered`), one feeder each.
+pub struct Meter {
+    bytes: Arc<Semaphore>,
+    budget: Budget,
+}
+
+/// The bytes an item holds until the transport takes it: dropped, they are free again.
+pub struct Held {
+    _bytes: OwnedSemaphorePermit,
+    _shared: Option<OwnedSemaphorePermit>,
+}
+
+impl Meter {
+    pub fn new(budget: &Budget) -> Meter {
+        Meter {
+            bytes: Arc::new(Semaphore::new(MAX_BYTES)),
+            budget: budget.clone(),
+        }
+    }
+
+    /// Waits for room for `size` bytes (an item larger than [`MAX_BYTES`] still goes, alone).
+    /// `None` only if the budget was closed, which it never is.
+    pub async fn room(&self, size: usize) -> Option<Held> {
+        let size = u32::try_from(size.clamp(1, MAX_BYTES)).expect("MAX_BYTES fits in u32");
+        let bytes = Arc::clone(&self.bytes)
+            .acquire_many_owned(size)
+            .await
+            .ok()?;
+        // One feeder per meter: what it holds cannot change under it here.
+        let held = MAX_BYTES - self.bytes.available_permits();
+        let shared = if held > RESERVE_BYTES {
+            Some(self.budget.take(size).await.ok()?)
+        } else {
+            None
+        };
+        Some(Held {
+            _bytes: bytes,
+            _shared: shared,
+        })
+    }
+}
+
 /// The feeding side of one watcher's outbox.
 pub struct Outbox {
     game: String,
     lag: Duration,
     parcels: mpsc::Sender<Parcel>,
-    bytes: Arc<Semaphore>,
-    budget: Budget,
+    meter: Meter,
     shared: Arc<Mutex<Shared>>,
 }
 
@@ -82,9 +125,7 @@ pub struct OutboxStream {
 struct Parcel {
     seq: u64,
     items: Vec<WatchGameResponse>,
-    _bytes: OwnedSemaphorePermit,
-    /// Its share of the budget, when the outbox held more than its reserve.
-    _shared: Option<OwnedSemaphorePermit>,
+    _held: Held,
 }
 
 struct Shared {
@@ -126,8 +167,7 @@ impl Outbox {
             game: game.to_owned(),
             lag,
             parcels: tx,
-            bytes: Arc::new(Semaphore::new(MAX_BYTES)),
-            budget: budget.clone(),
+            meter: Meter::new(budget),
             shared: Arc::clone(&shared),
         };
         let stream = OutboxStream {
@@ -140,29 +180,14 @@ impl Outbox {
     /// Puts record `seq`'s items, waiting at most the lag allowed for room.
     pub async fn put(&self, seq: u64, items: Vec<WatchGameResponse>) -> Result<(), NotPut> {
         let size = items.iter().map(Message::encoded_len).sum::<usize>();
-        // A parcel larger than the whole outbox still goes, alone.
-        let size = u32::try_from(size.min(MAX_BYTES)).expect("MAX_BYTES fits in u32");
-        let room = async {
-            let bytes = Arc::clone(&self.bytes).acquire_many_owned(size).await;
-            // Beyond its reserve, the outbox draws on the budget all watchers share (one
-            // feeder per outbox: what it holds cannot change under it here).
-            let held = MAX_BYTES - self.bytes.available_permits();
-            let shared = if held > RESERVE_BYTES {
-                Some(self.budget.take(size).await)
-            } else {
-                None
-            };
-            let slot = self.parcels.reserve().await;
-            (bytes, shared.transpose(), slot)
-        };
+        let room = async { (self.meter.room(size).await, self.parcels.reserve().await) };
         match tokio::time::timeout(self.lag, room).await {
             Err(_) => Err(NotPut::Stalled),
-            Ok((Ok(bytes), Ok(shared), Ok(slot))) => {
+            Ok((Some(held), Ok(slot))) => {
                 slot.send(Parcel {
                     seq,
                     items,
-                    _bytes: bytes,
-                    _shared: shared,
+                    _held: held,
                 });
                 Ok(())
             }
