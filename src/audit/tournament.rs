@@ -212,8 +212,12 @@ async fn game_line<L: Log>(
         .map_err(|e| Error::Log(e.to_string()))?;
     let variant = referee.header().variant;
     let result = referee.ending().map(|e| e.result);
-    let first = pairings.player(referee.header(), Side::First, warnings);
-    let second = pairings.player(referee.header(), Side::Second, warnings);
+    // After a renju swap the player paired (or tagged) with one colour holds the other.
+    let [first, second] = match referee.players_swapped() {
+        false => [Side::First, Side::Second],
+        true => [Side::Second, Side::First],
+    }
+    .map(|side| pairings.player(referee.header(), side, warnings));
     let line = json!({
         "type": "tournament_game",
         "game": game,

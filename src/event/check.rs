@@ -50,6 +50,45 @@ pub fn reveal(variant: Variant) -> Result<(), String> {
     Ok(())
 }
 
+/// The renju opening's steps (`swap`, `declare`, `offer`, `choose`) exist only in renju.
+pub fn opening_event(variant: Variant, name: &str) -> Result<(), String> {
+    if variant != Variant::Renju {
+        return Err(format!(
+            "{name} events exist only in renju (its opening rules), not in {variant}"
+        ));
+    }
+    Ok(())
+}
+
+/// The most fifth-move offers one `offer` or `declare` may carry: every point of the board.
+pub const MAX_OFFERS: u32 = 225;
+
+/// An opening step's fields as a step can hold them: a declared number of offers from 1, an
+/// offer of distinct points; whether the rule allows them is the referee's ruling.
+pub fn opening_fields(kind: &EventKind) -> Result<(), String> {
+    match kind {
+        EventKind::Declare { offers } if !(1..=MAX_OFFERS).contains(offers) => Err(format!(
+            "\"offers\" must be 1 to {MAX_OFFERS}, found {offers}"
+        )),
+        EventKind::Offer { points } if points.is_empty() => {
+            Err("\"points\" names no point: an offer places at least one stone".into())
+        }
+        EventKind::Offer { points } if points.len() > MAX_OFFERS as usize => Err(format!(
+            "\"points\" names {} points; the board has {MAX_OFFERS}",
+            points.len()
+        )),
+        EventKind::Offer { points } => {
+            for (index, point) in points.iter().enumerate() {
+                if points[..index].contains(point) {
+                    return Err(format!("\"points\" names {point} twice"));
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The piece a reveal shows: `Q R B N P`.
 pub fn revealed_piece(text: &str) -> Result<char, String> {
     letter(text, "piece", "QRBNP")

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::games::{RuleKey, Variant};
 
-use super::{BoardTouch, ForbiddenRule, IllegalMovePolicy, Procedure, RuleSet};
+use super::{BoardTouch, ForbiddenRule, IllegalMovePolicy, OpeningRule, Procedure, RuleSet};
 
 /// Every game's description, in the order of [`Variant::ALL`].
 pub fn describe_games() -> Value {
@@ -35,6 +35,7 @@ pub fn rule_values(key: RuleKey) -> Vec<&'static str> {
         RuleKey::RuleSet => names(RuleSet::ALL, RuleSet::as_str),
         RuleKey::Procedure => names(Procedure::ALL, Procedure::as_str),
         RuleKey::Forbidden => names(ForbiddenRule::ALL, ForbiddenRule::as_str),
+        RuleKey::Opening => OpeningRule::NAMES.to_vec(),
         RuleKey::BoardHoldMs => vec!["milliseconds from 100 to 60000"],
         RuleKey::BoardTouch => names(BoardTouch::ALL, BoardTouch::as_str),
     }

@@ -101,6 +101,8 @@ pub struct RuleOptions {
     pub procedure: Option<Procedure>,
     /// Renju: what becomes of black's stone on a forbidden point (default claim).
     pub forbidden: Option<ForbiddenRule>,
+    /// Renju: the opening rule (default `centre`, seed 002's).
+    pub opening: Option<OpeningRule>,
     /// Electronic boards in a game without clock events: how long a placement must stand
     /// unchanged to be read as a move (default 1000 ms).
     pub board_hold_ms: Option<u64>,
@@ -120,6 +122,7 @@ impl RuleOptions {
             (RuleKey::RuleSet, self.rule_set.is_some()),
             (RuleKey::Procedure, self.procedure.is_some()),
             (RuleKey::Forbidden, self.forbidden.is_some()),
+            (RuleKey::Opening, self.opening.is_some()),
             (RuleKey::BoardHoldMs, self.board_hold_ms.is_some()),
             (RuleKey::BoardTouch, self.board_touch.is_some()),
         ];
@@ -155,6 +158,72 @@ named_enum! {
         Claim = "claim",
         Replay = "replay",
         Loss = "loss",
+    }
+}
+
+/// Renju: the opening rule (docs/rules/renju.md 1.3-1.4 and 7): seed 002's `centre`, or one
+/// of the RIF rules with its number of fifth-move offers where the rule takes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningRule {
+    /// Black's first stone on h8, white's first on rows 9-15, then in turn (seed 002).
+    Centre,
+    /// RIF 1996: the first player's three stones, a swap, two fifth-move offers.
+    Rif,
+    /// Three stones and a declared number of offers, a swap, the offers.
+    Yamaguchi,
+    /// Stones in growing squares with a swap after each, then one fifth stone or N offers.
+    Taraguchi(u32),
+    /// Three stones, a swap, the fourth with a declaration of 1 to N offers, a swap.
+    Soosorv(u32),
+}
+
+impl OpeningRule {
+    /// The largest `N` of `taraguchi-N` and `soosorv-N`: the empty points after four stones.
+    pub const MAX_OFFERS: u32 = 221;
+
+    /// The names the log format gives, for messages and `referee games`.
+    pub const NAMES: [&'static str; 5] = [
+        "centre",
+        "rif",
+        "yamaguchi",
+        "taraguchi-N (e.g. taraguchi-10)",
+        "soosorv-N (e.g. soosorv-8)",
+    ];
+
+    pub fn parse(text: &str) -> Option<OpeningRule> {
+        let counted = |prefix: &str| {
+            let n: u32 = text.strip_prefix(prefix)?.parse().ok()?;
+            (1..=Self::MAX_OFFERS).contains(&n).then_some(n)
+        };
+        Some(match text {
+            "centre" => OpeningRule::Centre,
+            "rif" => OpeningRule::Rif,
+            "yamaguchi" => OpeningRule::Yamaguchi,
+            _ => {
+                if let Some(n) = counted("taraguchi-") {
+                    OpeningRule::Taraguchi(n)
+                } else {
+                    OpeningRule::Soosorv(counted("soosorv-")?)
+                }
+            }
+        })
+    }
+
+    /// Whether this is one of the RIF rules, with swaps and offers.
+    pub fn is_rif(self) -> bool {
+        self != OpeningRule::Centre
+    }
+}
+
+impl std::fmt::Display for OpeningRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningRule::Centre => f.write_str("centre"),
+            OpeningRule::Rif => f.write_str("rif"),
+            OpeningRule::Yamaguchi => f.write_str("yamaguchi"),
+            OpeningRule::Taraguchi(n) => write!(f, "taraguchi-{n}"),
+            OpeningRule::Soosorv(n) => write!(f, "soosorv-{n}"),
+        }
     }
 }
 

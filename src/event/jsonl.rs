@@ -12,7 +12,7 @@ use super::BoardTouch;
 use super::check;
 use super::{
     ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
-    IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet, Side, Square,
+    IllegalMovePolicy, OpeningRule, Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 
 /// A parsed log file: the header and the events in log order (event `i` has seq `i + 1`).
@@ -275,12 +275,26 @@ fn rules_from_value(value: Value, variant: Variant) -> Result<RuleOptions, Strin
         rule_set: named(f.string("rule_set")?, "rule_set", RuleSet::parse)?,
         procedure: named(f.string("procedure")?, "procedure", Procedure::parse)?,
         forbidden: named(f.string("forbidden")?, "forbidden", ForbiddenRule::parse)?,
+        opening: f
+            .string("opening")?
+            .map(|text| OpeningRule::parse(&text).ok_or_else(|| opening_refused(&text)))
+            .transpose()?,
         board_hold_ms: f.uint("board_hold_ms")?,
         board_touch: named(f.string("board_touch")?, "board_touch", BoardTouch::parse)?,
     };
     f.finish()?;
     check::rules(&rules, variant)?;
     Ok(rules)
+}
+
+/// Why an `opening` is refused: the names it may take.
+pub fn opening_refused(text: &str) -> String {
+    format!(
+        "unknown opening {} (expected {}; N from 1 to {})",
+        quote(text),
+        OpeningRule::NAMES.join(", "),
+        OpeningRule::MAX_OFFERS
+    )
 }
 
 fn named<T>(
@@ -375,7 +389,7 @@ fn event_from_value(value: Value, variant: Variant, seq: Option<u64>) -> Result<
 }
 
 /// The `type` of every event, as [`event_kind`] reads them.
-const EVENT_TYPES: [&str; 10] = [
+const EVENT_TYPES: [&str; 14] = [
     "touch",
     "move",
     "reveal",
@@ -386,6 +400,10 @@ const EVENT_TYPES: [&str; 10] = [
     "resign",
     "arbiter",
     "board",
+    "swap",
+    "declare",
+    "offer",
+    "choose",
 ];
 
 fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind, String> {
@@ -410,10 +428,12 @@ fn event_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind,
         "resign" => EventKind::Resign,
         "arbiter" => arbiter_kind(f, variant)?,
         "board" => board_kind(f, variant)?,
+        "swap" | "declare" | "offer" | "choose" => opening_kind(f, name, variant)?,
         other => {
             return Err(format!(
                 "unknown event type {} (expected touch, move, reveal, clock, \
-                 draw_offer, draw_reply, claim, resign, arbiter or board)",
+                 draw_offer, draw_reply, claim, resign, arbiter, board, swap, declare, offer \
+                 or choose)",
                 quote(other)
             ));
         }
@@ -493,6 +513,37 @@ fn place_kind(f: &mut Fields, variant: Variant, refusal: String) -> Result<Event
         }
     }
     Ok(EventKind::Place { to })
+}
+
+/// A renju opening step: `swap`, `declare` with `offers`, `offer` with `points`, `choose`
+/// with `to`.
+fn opening_kind(f: &mut Fields, name: &str, variant: Variant) -> Result<EventKind, String> {
+    check::opening_event(variant, name)?;
+    let kind = match name {
+        "swap" => EventKind::Swap,
+        "declare" => {
+            let offers = f
+                .uint32("offers")?
+                .ok_or("the declare event has no \"offers\" field")?;
+            EventKind::Declare { offers }
+        }
+        "offer" => {
+            let points = match f.take("points") {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(|v| parse_square(v, variant).map_err(|e| format!("\"points\": {e}")))
+                    .collect::<Result<Vec<_>, _>>()?,
+                Some(other) => return Err(f.wrong("points", "an array of squares", &other)),
+                None => return Err("the offer event has no \"points\" field".into()),
+            };
+            EventKind::Offer { points }
+        }
+        _ => EventKind::Choose {
+            to: square(f, "to", variant)?,
+        },
+    };
+    check::opening_fields(&kind)?;
+    Ok(kind)
 }
 
 fn reveal_kind(f: &mut Fields, variant: Variant) -> Result<EventKind, String> {
@@ -618,6 +669,7 @@ fn rules_to_value(rules: &RuleOptions) -> Map<String, Value> {
     put("rule_set", rules.rule_set.map(|r| r.as_str().into()));
     put("procedure", rules.procedure.map(|p| p.as_str().into()));
     put("forbidden", rules.forbidden.map(|p| p.as_str().into()));
+    put("opening", rules.opening.map(|o| o.to_string().into()));
     put("board_hold_ms", rules.board_hold_ms.map(Value::from));
     put("board_touch", rules.board_touch.map(|p| p.as_str().into()));
     m
@@ -752,6 +804,19 @@ fn kind_fields(kind: &EventKind, variant: Variant, m: &mut Map<String, Value>) {
                 let moves = moves.iter().map(|e| event_value(e, variant)).collect();
                 m.insert("moves".into(), Value::Array(moves));
             }
+        }
+        EventKind::Swap => {}
+        EventKind::Declare { offers } => {
+            m.insert("offers".into(), (*offers).into());
+        }
+        EventKind::Offer { points } => {
+            m.insert(
+                "points".into(),
+                points.iter().map(|s| square_value(*s)).collect(),
+            );
+        }
+        EventKind::Choose { to } => {
+            m.insert("to".into(), square_value(*to));
         }
         EventKind::Board { placement, device } => {
             m.insert("placement".into(), placement.clone().into());

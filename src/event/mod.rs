@@ -13,12 +13,12 @@ mod text;
 
 pub use games::{describe, describe_games, rule_values};
 pub use header::{
-    BoardTouch, ClockControl, ForbiddenRule, Header, IllegalMovePolicy, Period, Procedure,
-    RuleOptions, RuleSet,
+    BoardTouch, ClockControl, ForbiddenRule, Header, IllegalMovePolicy, OpeningRule, Period,
+    Procedure, RuleOptions, RuleSet,
 };
 pub use jsonl::{
     GameLog, LineError, event_from_json, event_to_json, event_value, header_from_json,
-    header_to_json, parse_log, write_log,
+    header_to_json, opening_refused, parse_log, write_log,
 };
 pub use square::{GameSquare, Square};
 pub use text::{TextError, read_text};
@@ -178,6 +178,20 @@ pub enum EventKind {
         text: Option<String>,
         moves: Vec<Event>,
     },
+    /// Renju under an opening rule: the player now holding `side` takes the other colour.
+    Swap,
+    /// Renju under an opening rule: the number of fifth-move offers the player declares.
+    Declare {
+        offers: u32,
+    },
+    /// Renju under an opening rule: the alternative fifth stones, placed at once.
+    Offer {
+        points: Vec<Square>,
+    },
+    /// Renju under an opening rule: the offer the opponent picks as the fifth stone.
+    Choose {
+        to: Square,
+    },
     /// What an electronic board's sensors read, whole, exactly as reported: the board part
     /// of the game's FEN (see `games::sensor`), and the device that read it.
     Board {
@@ -200,6 +214,10 @@ impl EventKind {
             EventKind::Resign => "resign",
             EventKind::Arbiter { .. } => "arbiter",
             EventKind::Board { .. } => "board",
+            EventKind::Swap => "swap",
+            EventKind::Declare { .. } => "declare",
+            EventKind::Offer { .. } => "offer",
+            EventKind::Choose { .. } => "choose",
         }
     }
 }

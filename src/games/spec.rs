@@ -98,6 +98,7 @@ named_enum! {
         RuleSet = "rule_set",
         Procedure = "procedure",
         Forbidden = "forbidden",
+        Opening = "opening",
         BoardHoldMs = "board_hold_ms",
         BoardTouch = "board_touch",
     }

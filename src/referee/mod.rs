@@ -25,6 +25,7 @@ pub use clock::ClockTimes;
 pub use move_text::move_text;
 pub use ruling::{Effect, Reason, Ruling, RulingKind};
 pub use step::{Step, clock_time, press};
+pub use table::OpeningView;
 
 use thiserror::Error;
 
@@ -406,6 +407,28 @@ impl Referee {
 
     /// Draughts: the start position and the moves that stand, in order (irregular moves the
     /// opponent accepted included, corrected ones left out); `None` for the other games.
+    /// Whether the players hold the other colours than the header's tags gave them (renju
+    /// after an odd number of swaps).
+    pub fn players_swapped(&self) -> bool {
+        self.table.players_swapped()
+    }
+
+    /// Renju under an opening rule: whether the colours are still tentative and the offers
+    /// standing; `None` in other games and under `centre`.
+    pub fn renju_opening(&self) -> Option<OpeningView> {
+        self.table.renju_opening()
+    }
+
+    /// The player holding `side` now, as the header's tags name them: after a renju swap the
+    /// tag of the other colour.
+    pub fn player(&self, side: Side) -> Option<&str> {
+        let side = match (self.players_swapped(), side) {
+            (true, Side::First | Side::Second) => side.opponent(),
+            _ => side,
+        };
+        self.header.player(side)
+    }
+
     pub fn draughts_record(&self) -> Option<&crate::games::draughts::Record> {
         self.table.draughts_record()
     }

@@ -113,6 +113,19 @@ fn words(referee: &Referee, event: &Event, described: Option<String>) -> String 
             Some(device) => format!("board {device} reports its placement"),
             None => "the board reports its placement".into(),
         },
+        EventKind::Swap => format!(
+            "swap: the player holding {name} takes {}",
+            event.side.opponent().name(variant)
+        ),
+        EventKind::Declare { offers } => {
+            let s = if *offers == 1 { "" } else { "s" };
+            format!("{name} declares {offers} fifth move{s}")
+        }
+        EventKind::Offer { points } => {
+            let points: Vec<String> = points.iter().map(ToString::to_string).collect();
+            format!("{name} offers {}", points.join(" "))
+        }
+        EventKind::Choose { to } => format!("{name} chooses {to}"),
     }
 }
 

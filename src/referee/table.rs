@@ -88,6 +88,14 @@ pub enum Kind<'a, S> {
         piece: char,
         promotion: Option<char>,
     },
+    /// Renju under an opening rule: the alternative fifth stones.
+    Offer {
+        points: Vec<S>,
+    },
+    /// Renju under an opening rule: the offer chosen.
+    Choose {
+        to: S,
+    },
     /// Every other event: none names a square.
     Other(&'a EventKind),
 }
@@ -125,6 +133,10 @@ impl<'a, S: GameSquare> Played<'a, S> {
                 piece: *piece,
                 promotion: *promotion,
             },
+            EventKind::Offer { points } => Kind::Offer {
+                points: points.iter().map(|s| S::of(*s)).collect::<Option<_>>()?,
+            },
+            EventKind::Choose { to } => Kind::Choose { to: S::of(*to)? },
             other => Kind::Other(other),
         };
         Some(Played {
@@ -172,6 +184,15 @@ pub trait GameTable {
         claim: ClaimKind,
         left: Option<i64>,
     ) -> Option<Ruling>;
+}
+
+/// A renju opening rule's state as the console shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningView {
+    /// Whether the opening is still under way: who holds which colour may still change.
+    pub tentative: bool,
+    /// The fifth-move offers standing while white chooses, as squares (`g7`).
+    pub offers: Vec<String>,
 }
 
 /// The game-specific part of the referee, one per variant (an enum, not a `Box<dyn>`).
@@ -233,6 +254,23 @@ impl Table {
     /// The event square of a placement's cell.
     pub fn board_square(&self, cell: usize) -> crate::event::Square {
         forward!(self, t => square_of(t, cell))
+    }
+
+    /// Renju under an opening rule: where the opening stands; `None` in every other game.
+    pub fn renju_opening(&self) -> Option<OpeningView> {
+        match self {
+            Table::Renju(t) => t.opening_view(),
+            Table::ChessGjq(_) | Table::Xiangqi(_) | Table::Draughts(_) => None,
+        }
+    }
+
+    /// Renju under an opening rule: whether the players hold the other colours than they
+    /// began with (an odd number of swaps); `false` in every other game.
+    pub fn players_swapped(&self) -> bool {
+        match self {
+            Table::Renju(t) => t.players_swapped(),
+            Table::ChessGjq(_) | Table::Xiangqi(_) | Table::Draughts(_) => false,
+        }
     }
 
     /// Draughts: the start position and the moves that stand; `None` for the other games.

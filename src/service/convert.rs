@@ -5,7 +5,7 @@ use crate::event::BoardTouch;
 use crate::event::check;
 use crate::event::{
     ClaimKind, ClockControl, Decision, Event, EventKind, ForbiddenRule, GameResult, Header,
-    IllegalMovePolicy, Period, Procedure, RuleOptions, RuleSet, Side, Square,
+    IllegalMovePolicy, OpeningRule, Period, Procedure, RuleOptions, RuleSet, Side, Square,
 };
 use crate::games::Variant;
 use crate::quote::quote;
@@ -54,7 +54,16 @@ fn rules_from_proto(r: proto::RuleOptions) -> Result<RuleOptions> {
     let procedure = named_option(r.procedure, "procedure", "procedure", Procedure::parse)?;
     let forbidden = named_option(r.forbidden, "forbidden", "procedure", ForbiddenRule::parse)?;
     let board_touch = named_option(r.board_touch, "board_touch", "setting", BoardTouch::parse)?;
+    let opening = r
+        .opening
+        .map(|text| {
+            OpeningRule::parse(&text).ok_or_else(|| {
+                Error::invalid("header.rules.opening", crate::event::opening_refused(&text))
+            })
+        })
+        .transpose()?;
     Ok(RuleOptions {
+        opening,
         board_hold_ms: r.board_hold_ms,
         board_touch,
         move_limit: r.move_limit,
@@ -118,6 +127,7 @@ pub fn header_to_proto(h: &Header) -> proto::GameHeader {
             rule_set: r.rule_set.map(|s| s.as_str().into()),
             procedure: r.procedure.map(|p| p.as_str().into()),
             forbidden: r.forbidden.map(|p| p.as_str().into()),
+            opening: r.opening.map(|o| o.to_string()),
             board_hold_ms: r.board_hold_ms,
             board_touch: r.board_touch.map(|p| p.as_str().into()),
         }),
@@ -232,7 +242,43 @@ fn kind_from_proto(kind: proto::event::Kind, variant: Variant, path: &str) -> Re
                 device: b.device,
             }
         }
+        Kind::Swap(_) => opening_from_proto(EventKind::Swap, variant, "swap", path)?,
+        Kind::Declare(d) => opening_from_proto(
+            EventKind::Declare { offers: d.offers },
+            variant,
+            "declare",
+            path,
+        )?,
+        Kind::Offer(o) => {
+            let field = format!("{path}.offer.points");
+            check::opening_event(variant, "offer").map_err(at(|| format!("{path}.offer")))?;
+            let points = o.points.iter().map(|p| square(p, variant, &field));
+            let points = points.collect::<Result<Vec<_>>>()?;
+            opening_from_proto(EventKind::Offer { points }, variant, "offer", path)?
+        }
+        Kind::Choose(c) => {
+            check::opening_event(variant, "choose").map_err(at(|| format!("{path}.choose")))?;
+            let to = square(&c.to, variant, &format!("{path}.choose.to"))?;
+            opening_from_proto(EventKind::Choose { to }, variant, "choose", path)?
+        }
     })
+}
+
+/// A renju opening step, checked as its log line is: the game, then its fields.
+fn opening_from_proto(
+    kind: EventKind,
+    variant: Variant,
+    name: &str,
+    path: &str,
+) -> Result<EventKind> {
+    check::opening_event(variant, name).map_err(at(|| format!("{path}.{name}")))?;
+    let field = match kind {
+        EventKind::Declare { .. } => "offers",
+        EventKind::Offer { .. } => "points",
+        _ => "",
+    };
+    check::opening_fields(&kind).map_err(at(|| format!("{path}.{name}.{field}")))?;
+    Ok(kind)
 }
 
 fn move_from_proto(m: proto::Move, variant: Variant, path: &str) -> Result<EventKind> {
@@ -385,6 +431,12 @@ pub fn event_to_proto(e: &Event, variant: Variant) -> proto::Event {
             placement: placement.clone(),
             device: device.clone(),
         }),
+        EventKind::Swap => Kind::Swap(proto::Swap {}),
+        EventKind::Declare { offers } => Kind::Declare(proto::Declare { offers: *offers }),
+        EventKind::Offer { points } => Kind::Offer(proto::Offer {
+            points: points.iter().map(sq).collect(),
+        }),
+        EventKind::Choose { to } => Kind::Choose(proto::Choose { to: sq(to) }),
     };
     proto::Event {
         side: match e.side {

@@ -18,7 +18,7 @@ pub static SPEC: GameSpec = GameSpec {
         captures: false,
         reveals: false,
     },
-    rules: &[RuleKey::FoulLimit, RuleKey::Forbidden],
+    rules: &[RuleKey::FoulLimit, RuleKey::Forbidden, RuleKey::Opening],
     scoring: Scoring {
         win: 4,
         draw: 2,

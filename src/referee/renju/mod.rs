@@ -5,14 +5,16 @@
 //! 002 with the original Chinese beside each article.
 
 mod claims;
+mod opening;
 mod policy;
 mod words;
 
-use crate::event::{ClaimKind, ForbiddenRule, Header, Side};
+use crate::event::{ClaimKind, EventKind, ForbiddenRule, Header, OpeningRule, Side};
 use crate::games::Variant;
 use crate::games::renju::{Board, Foul, Point, Stone, foul, foul_kind};
 use crate::referee::Article;
 
+use self::opening::{Act, Opening, Outcome};
 use self::words::{describe_shape, shape_article};
 use super::table::{GameTable, Kind, Played, Policy, TimeDraw};
 use super::touch::View;
@@ -53,8 +55,13 @@ pub struct RenjuTable {
     rule: ForbiddenRule,
     /// The seq of the event that placed each stone (`None`: it stood in the start position).
     placed: Vec<Option<u64>>,
-    /// Whether the game began on the empty board, where the opening rules (1.3, 1.4) apply.
-    from_empty: bool,
+    /// Whether seed 002's opening articles (1.3, 1.4) apply: the game began on the empty
+    /// board under the header's opening `centre`.
+    centre_opening: bool,
+    /// A RIF opening rule (docs/rules/renju.md 7) in a game begun on the empty board.
+    opening: Option<Box<Opening>>,
+    /// The header's opening rule, for a message about a step it has no place for.
+    opening_rule: OpeningRule,
     last_black: Option<LastBlack>,
     /// Black's forbidden stone that white may still claim (claim and replay procedures).
     claimable: Option<ForbiddenStone>,
@@ -67,8 +74,14 @@ pub struct RenjuTable {
 impl RenjuTable {
     pub fn new(header: &Header) -> Result<RenjuTable, SetupError> {
         let board = super::start_position::<Board>(header)?;
+        let from_empty = board.count() == 0;
+        let opening_rule = header.rules.opening.unwrap_or(OpeningRule::Centre);
         Ok(RenjuTable {
-            from_empty: board.count() == 0,
+            centre_opening: from_empty && opening_rule == OpeningRule::Centre,
+            opening: Opening::new(opening_rule)
+                .filter(|_| from_empty)
+                .map(Box::new),
+            opening_rule,
             board,
             rule: header.rules.forbidden.unwrap_or(ForbiddenRule::Claim),
             placed: vec![None; Point::COUNT],
@@ -96,6 +109,11 @@ impl RenjuTable {
                 self.placed_at(point)
             );
             return vec![invalid(seq, Some(side), text)];
+        }
+        if let Some(opening) = self.opening.as_mut().filter(|o| o.in_progress())
+            && let Err(ruling) = opening.step(seq, side, Act::Stone(point), &self.board)
+        {
+            return vec![*ruling];
         }
         if let Some(ruling) = self.placement_breach(seq, side, stone, point) {
             return vec![ruling];
@@ -154,12 +172,12 @@ impl RenjuTable {
                 Article::Renju("1.2"),
                 format!("it was {}'s turn", name(side.opponent())),
             )
-        } else if self.from_empty && self.board.count() == 0 && point != Point::CENTRE {
+        } else if self.centre_opening && self.board.count() == 0 && point != Point::CENTRE {
             (
                 Article::Renju("1.3"),
                 format!("black's first stone goes on the centre {}", Point::CENTRE),
             )
-        } else if self.from_empty
+        } else if self.centre_opening
             && self.board.count() == 1
             && point.rank() < Point::CENTRE.rank() + 1
         {
@@ -300,6 +318,66 @@ impl RenjuTable {
         vec![ruling]
     }
 
+    /// A step of a RIF opening rule (7): recorded, placed (the chosen offer), or void.
+    fn on_opening_step(&mut self, seq: u64, side: Side, act: Act<'_>) -> Vec<Ruling> {
+        let Some(opening) = self.opening.as_mut() else {
+            let why = if self.opening_rule == OpeningRule::Centre {
+                "the header's opening rule is centre (seed 002's, renju 1.2-1.4), which has no \
+                 swaps, declarations or offers"
+                    .to_string()
+            } else {
+                format!(
+                    "the game began from a set position, where the opening rule {} has no place",
+                    self.opening_rule
+                )
+            };
+            let text = format!(
+                "{} made {} at event {seq}, but {why}: the arbiter must look (the header may \
+                 name the wrong opening rule)",
+                name(side),
+                match act {
+                    Act::Swap => "a swap",
+                    Act::Declare(_) => "a declaration of fifth moves",
+                    Act::Offer(_) => "fifth-move offers",
+                    Act::Choose(_) | Act::Stone(_) => "a choice among offers",
+                }
+            );
+            return vec![invalid(seq, Some(side), text)];
+        };
+        match opening.step(seq, side, act, &self.board) {
+            Err(ruling) => vec![*ruling],
+            Ok(Outcome::Place | Outcome::Recorded) => Vec::new(),
+            Ok(Outcome::Chosen { point, .. }) => {
+                self.board
+                    .play(point)
+                    .expect("checked: an offer is on an empty point");
+                self.placed[point.index()] = Some(seq);
+                self.last_black = Some(LastBlack {
+                    seq,
+                    point,
+                    answer: None,
+                });
+                Vec::new()
+            }
+        }
+    }
+
+    /// Where a RIF opening stands, for the console.
+    pub fn opening_view(&self) -> Option<super::OpeningView> {
+        let opening = self.opening.as_ref()?;
+        Some(super::OpeningView {
+            tentative: opening.in_progress(),
+            offers: (opening.pending_offers())
+                .map(|(points, _)| points.iter().map(Point::to_string).collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// Whether the players hold the other colours than they began with.
+    pub fn players_swapped(&self) -> bool {
+        self.opening.as_ref().is_some_and(|o| o.swapped())
+    }
+
     fn placed_at(&self, point: Point) -> String {
         self.placed[point.index()]
             .map(|seq| format!(" from event {seq}"))
@@ -344,8 +422,16 @@ impl GameTable for RenjuTable {
         if self.full_after_forbidden {
             return self.full_board_window(seq, played);
         }
-        if let Kind::Place { to } = played.kind {
-            return self.on_stone(seq, played.side, to);
+        let act = match &played.kind {
+            Kind::Place { to } => return self.on_stone(seq, played.side, *to),
+            Kind::Offer { points } => Some(Act::Offer(points)),
+            Kind::Choose { to } => Some(Act::Choose(*to)),
+            Kind::Other(EventKind::Swap) => Some(Act::Swap),
+            Kind::Other(EventKind::Declare { offers }) => Some(Act::Declare(*offers)),
+            _ => None,
+        };
+        if let Some(act) = act {
+            return self.on_opening_step(seq, played.side, act);
         }
         match played.claim() {
             Some(claim) => self.on_claim(seq, played.side, claim),
@@ -353,8 +439,11 @@ impl GameTable for RenjuTable {
         }
     }
 
-    /// What stands open: a forbidden stone white may still claim.
+    /// What stands open: the opening's steps, a forbidden stone white may still claim.
     fn open_conditions(&self) -> Vec<String> {
+        if let Some(opening) = self.opening.as_ref().filter(|o| o.in_progress()) {
+            return vec![opening.status(&self.board)];
+        }
         let Some(f) = &self.claimable else {
             return Vec::new();
         };
@@ -461,6 +550,14 @@ impl super::table::Positioned for RenjuTable {
 
     fn position(&self) -> &Board {
         &self.board
+    }
+
+    /// The board's turn, but a declaration's or a choice's while one is due.
+    fn side_to_move(&self) -> Side {
+        let stone = (self.opening.as_ref())
+            .and_then(|o| o.actor(&self.board))
+            .unwrap_or_else(|| self.board.to_move());
+        side_of(stone)
     }
 }
 

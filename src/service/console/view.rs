@@ -19,8 +19,15 @@ pub fn frame(fold: &Fold, rulings: &[Ruling]) -> Value {
     let mut m = Map::new();
     m.insert("id".into(), json!(referee.header().id));
     m.insert("variant".into(), json!(variant.name()));
-    if let Some(players) = players(referee.header()) {
+    if let Some(players) = players(referee) {
         m.insert("players".into(), players);
+    }
+    // Renju under an opening rule: the colours stay tentative until the opening is over, and
+    // the fifth-move offers stand on the board while white chooses.
+    if let Some(opening) = referee.renju_opening() {
+        m.insert("tentative".into(), json!(opening.tentative));
+        m.insert("swapped".into(), json!(referee.players_swapped()));
+        m.insert("offers".into(), json!(opening.offers));
     }
     m.insert("seq".into(), json!(referee.last_seq()));
     m.insert("fen".into(), json!(referee.fen()));
@@ -125,9 +132,10 @@ fn changed(variant: Variant, before: &Placement, now: &Placement) -> Vec<String>
         .collect()
 }
 
-/// The players by side from the header's tags (`White`/`Red`, `Black`), where it names any.
-fn players(header: &Header) -> Option<Value> {
-    let names = [Side::First, Side::Second].map(|side| header.player(side).map(str::to_string));
+/// The players by side from the header's tags (`White`/`Red`, `Black`), where it names any;
+/// after a renju swap, each colour's player is the other tag's.
+fn players(referee: &Referee) -> Option<Value> {
+    let names = [Side::First, Side::Second].map(|side| referee.player(side).map(str::to_string));
     names.iter().any(Option::is_some).then(|| json!(names))
 }
 

@@ -253,6 +253,14 @@ function clockSpan(board, side, now) {
   return `<span class="clock${running}" data-side="${esc(side)}">${esc(side)} ${clockText(clockAt(board.clock, side, now))}</span>`;
 }
 
+// Renju under a RIF opening rule: who holds which colour is tentative until the opening is
+// over, and the players named are those holding the colours now (after any swap).
+function colourNote(board) {
+  if (board.tentative) return ` <span class="tentative" title="the opening is under way: a swap may still change who plays which colour">(colours tentative${board.swapped ? ", swapped" : ""})</span>`;
+  if (board.swapped) return ` <span class="swapped" title="the players swapped colours in the opening">(swapped)</span>`;
+  return "";
+}
+
 function hallCard(board) {
   const [first, second] = sideNames(board.variant);
   const shown = cardAlert(board);
@@ -262,8 +270,8 @@ function hallCard(board) {
   const now = Date.now();
   return `<a class="card${alert}${silent}" href="#/game/${encodeURIComponent(board.id)}" data-game="${esc(board.id)}" data-alert="${esc(shown || "")}">` +
     `<div class="title">${esc(board.id)}</div>` +
-    (board.players ? `<div class="players">${esc(board.players[0] || "?")} – ${esc(board.players[1] || "?")}</div>` : "") +
-    drawBoard(board.variant, board.fen, { small: true, marks: board.last || [] }) +
+    (board.players ? `<div class="players">${esc(board.players[0] || "?")} – ${esc(board.players[1] || "?")}${colourNote(board)}</div>` : "") +
+    drawBoard(board.variant, board.fen, { small: true, marks: board.last || [], offers: board.offers || [] }) +
     `<div class="clocks">${clockSpan(board, first, now)}${clockSpan(board, second, now)}</div>` +
     `<div class="last">${esc(board.move || "")}</div>` +
     deviceBadge(board) +
@@ -511,13 +519,17 @@ function renderGame() {
   $("#slider").max = String(game.frames.length - 1);
   $("#slider").value = String(state.seq);
   $("#seq").textContent = `seq ${state.seq} of ${game.frames.length - 1}`;
-  $("#board").innerHTML = drawBoard(game.variant, frame.fen, { marks: frame.last || [], flipped: state.flipped });
+  $("#board").innerHTML = drawBoard(game.variant, frame.fen, { marks: frame.last || [], offers: frame.offers || [], flipped: state.flipped });
   $("#game").classList.toggle("flipped", state.flipped);
   renderSensor(game, frame);
   renderClocks();
   $("#to-move").textContent = frame.result ? `result ${frame.result}` : frame.to_move ? `${frame.to_move} to move` : "";
   $("#game-result").textContent = game.result ? `result ${game.result}` : "in play";
-  $("#game-tags").textContent = Object.entries(game.tags || {}).map(([name, value]) => `${name}: ${value}`).join(" · ");
+  // The players holding each colour at this frame (renju: after any swap, tentative while
+  // the opening is under way), then the header's tags.
+  const [firstName, secondName] = sideNames(game.variant);
+  const holding = frame.players ? [`${firstName}: ${frame.players[0] || "?"}`, `${secondName}: ${frame.players[1] || "?"}${frame.tentative ? " (colours tentative)" : frame.swapped ? " (after a swap)" : ""}`] : [];
+  $("#game-tags").textContent = [...holding, ...Object.entries(game.tags || {}).map(([name, value]) => `${name}: ${value}`)].join(" · ");
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +

@@ -214,6 +214,12 @@ function drawRenju(fen, opts = {}) {
     const black = ch === "x";
     parts.push(`<circle class="piece" data-square="${sq}" cx="${x(f)}" cy="${y(r)}" r="11.5" fill="${black ? "#111" : "#fafafa"}" stroke="#333" stroke-width="1.2"/>`);
   }
+  // Fifth-move offers standing while white chooses (a RIF opening rule): black stones drawn
+  // faint, dashed, each one of the alternatives.
+  for (const sq of opts.offers || []) {
+    const f = files.indexOf(sq[0]), r = Number(sq.slice(1));
+    if (f >= 0 && r >= 1) parts.push(`<circle class="offer" data-square="${sq}" cx="${x(f)}" cy="${y(r)}" r="11.5" fill="#111" fill-opacity="0.35" stroke="#111" stroke-width="1.2" stroke-dasharray="3 2"><title>offered fifth move ${sq}</title></circle>`);
+  }
   for (const sq of opts.marks || []) {
     const f = files.indexOf(sq[0]), r = Number(sq.slice(1));
     if (f >= 0 && r >= 1) parts.push(`<circle cx="${x(f)}" cy="${y(r)}" r="4" fill="${opts.markColour || "#d9261c"}" class="${markClass(opts)}"/>`);
