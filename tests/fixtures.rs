@@ -353,6 +353,21 @@ pub fn proto_event(line: &str, variant: referee::games::Variant) -> proto::Event
             placement: s("placement").expect("placement"),
             device: s("device"),
         }),
+        "swap" => Kind::Swap(proto::Swap {}),
+        "declare" => Kind::Declare(proto::Declare {
+            offers: u32::try_from(u("offers").expect("offers")).expect("small"),
+        }),
+        "offer" => Kind::Offer(proto::Offer {
+            points: v["points"]
+                .as_array()
+                .expect("points")
+                .iter()
+                .map(|p| p.as_str().expect("a point").to_string())
+                .collect(),
+        }),
+        "choose" => Kind::Choose(proto::Choose {
+            to: s("to").expect("to"),
+        }),
         other => panic!("unknown type {other}"),
     };
     proto::Event {

@@ -29,6 +29,7 @@ mod postgres_log;
 mod properties;
 mod readme;
 mod records;
+mod renju_opening;
 mod service;
 mod shared_tokens;
 mod shutdown;

@@ -9,17 +9,25 @@
 //!
 //! Every point must agree, kind included, except where our own detector, run under another
 //! program's reading of the rule ([`Reading`]), gives that program's answer on the point:
-//! - RIF 9.2: both programs treat a straight-four point that makes a five as unusable for
-//!   the three, at any depth of the recursion, so they allow some double-threes issue 19
-//!   (RIF 9.2) forbids;
+//! - RIF 9.2: the Piskvork judge treats a straight-four point that makes a five as unusable
+//!   for the three, at any depth of the recursion, so it allows some double-threes issue 19
+//!   (RIF 9.2; docs/rules/renju.md 8.1) forbids. Mintaka mostly sides with us: it gives our
+//!   answer on 28 of the judge's 31 such random-game positions and on 113 of its 221
+//!   constructed ones (on 6 more it differs from us for another reason). Its own RIF 9.2
+//!   disputes, 3 and 102 positions, all fall among the judge's, and on every point of them
+//!   (3 and 129) the judge gives mintaka's answer;
 //! - own-line double-four: mintaka counts a three as live through a straight-four point that
-//!   is a double-four because the straight four itself is one of the fours; the strict rule
-//!   and the Piskvork judge do not.
+//!   is a double-four because the straight four itself is one of the fours (8 random-game
+//!   positions, 14 constructed); the strict rule (docs/rules/renju.md 8.2) and the Piskvork
+//!   judge (no such dispute) do not.
 //!
 //! On the constructed shapes mintaka, whose detector follows patterns rather than the full
-//! recursion, also differs on points no reading explains; each must be a point where the
-//! Piskvork judge gives exactly our answer. Anything else fails the test. The counts print
-//! with `--nocapture`.
+//! recursion, also differs on points no reading explains (21 positions); each must be a point
+//! where the Piskvork judge gives exactly our answer. Anything else fails the test. The counts
+//! print with `cargo test --lib known_answers -- --nocapture`; with the data as committed,
+//! disputes per file (RIF 9.2, own-line double-four, both, alone against the second program):
+//! `mintaka.txt` 3, 8, 0, 0 and `piskvork.txt` 31, 0, 0, 0 (4899 positions each);
+//! `tricky-mintaka.txt` 102, 14, 0, 21 and `tricky-piskvork.txt` 221, 0, 0, 0 (2000 each).
 
 use std::collections::BTreeMap;
 
@@ -60,10 +68,12 @@ pub(super) struct Tally {
     pub positions: usize,
     /// Positions explained by RIF 9.2 alone: the other program treats a straight-four point
     /// where black would make five as unusable for the three, at any depth of the recursion.
+    /// The Piskvork judge's reading; mintaka gives our answer on most such points and falls
+    /// here only on some of the judge's positions (see the module's counts).
     pub rif_9_2: Vec<String>,
     /// Positions explained by the own-line double-four alone: the other program counts a
     /// three as live through a straight-four point that is a double-four only with the
-    /// straight four's own line among its fours.
+    /// straight four's own line among its fours. Mintaka's reading; the judge has none.
     pub own_line_four: Vec<String>,
     /// Positions that need both readings at once.
     pub both: Vec<String>,
