@@ -235,6 +235,17 @@ fn write_header(out: &mut impl Write, referee: &Referee, events: usize) -> std::
     for (name, value) in &header.tags {
         writeln!(out, "  {name}: {value}")?;
     }
+    if referee.players_swapped() {
+        let [first, second] = [Side::First, Side::Second].map(|side| {
+            let name = side.name(header.variant);
+            format!("{name} {}", referee.player(side).unwrap_or("(no tag)"))
+        });
+        writeln!(
+            out,
+            "  after the opening's swaps: {first}, {second} (the tags name the colours at \
+             the start)"
+        )?;
+    }
     Ok(())
 }
 
@@ -341,7 +352,8 @@ enum ScoreLine {
         first: u64,
         last: Option<u64>,
     },
-    /// A clock press: its seq, who pressed, and both players' time after it.
+    /// A clock press (its seq, who pressed, and both players' time after it), or a renju
+    /// opening's step (a swap, a declaration, offers) in words.
     Press { seq: u64, text: String },
 }
 
@@ -393,6 +405,23 @@ fn transcribe(header: &Header, events: &[Event]) -> Result<(Referee, Transcript)
                     number += 1;
                 }
             }
+            // Renju under an opening rule: white's choice puts black's fifth stone on the
+            // board; the other steps are written as they were made.
+            EventKind::Choose { to } if step.rulings.is_empty() => {
+                transcript.score.push(ScoreLine::Move {
+                    number: format!("{number}."),
+                    text: format!("{to} (chosen)"),
+                    first: seq,
+                    last: None,
+                });
+            }
+            EventKind::Swap
+            | EventKind::Declare { .. }
+            | EventKind::Offer { .. }
+            | EventKind::Choose { .. } => transcript.score.push(ScoreLine::Press {
+                seq,
+                text: step.words,
+            }),
             EventKind::Reveal { .. } => {
                 let last_move = transcript
                     .score

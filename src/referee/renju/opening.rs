@@ -249,8 +249,7 @@ impl Opening {
                     seq,
                     side,
                     format!(
-                        "{} made {} at event {seq}, but the opening is over: with the fifth \
-                         stone the special opening rules are ended",
+                        "{} made {} at event {seq}, but the opening is over",
                         colour(side),
                         act.name()
                     ),
@@ -348,15 +347,21 @@ impl Opening {
                         vec![seq],
                     ));
                 }
-                if let Some(max) = bound.filter(|&max| n > max) {
+                let max = bound.unwrap_or(OpeningRule::MAX_OFFERS);
+                if n > max {
+                    let why = match bound {
+                        Some(max) => format!("{} allows 1 to {max}", self.rule),
+                        None => format!(
+                            "at most {max} fifth moves can be offered, the points left empty \
+                             after the fourth stone"
+                        ),
+                    };
                     return Err(self.void(
                         seq,
                         side,
                         format!(
-                            "{} declared {n} fifth moves at event {seq}, but {} allows 1 to \
-                             {max}",
-                            colour(side),
-                            self.rule
+                            "{} declared {n} fifth moves at event {seq}, but {why}",
+                            colour(side)
                         ),
                         Some(step),
                         vec![seq],
@@ -398,7 +403,7 @@ impl Opening {
                 }
                 done(Outcome::Chosen { point, offered_at })
             }
-            (Step::Fifth(n), Act::Swap) => {
+            (Step::Fifth(_), Act::Swap) => {
                 // Choice 1, its swap: the holder of black's right after the fourth stone.
                 if stone_of(side) != Some(board.to_move()) {
                     return Err(self.void(
@@ -409,7 +414,7 @@ impl Opening {
                              after the fourth stone is the right of the player holding black",
                             colour(side)
                         ),
-                        Some(Step::Fifth(n)),
+                        Some(Step::SwapPoint),
                         vec![seq],
                     ));
                 }
@@ -686,15 +691,19 @@ impl Opening {
         step: Option<Step>,
         evidence: Vec<u64>,
     ) -> Box<Ruling> {
-        let quoted = step
-            .map(|step| format!(": \"{}\"", self.quote(step)))
-            .unwrap_or_default();
-        let text = format!(
-            "{what}. {} ({}){quoted}. The step is void: the position stays as it was, the \
-             clock of the player to act runs on, and the step is made again (renju 7.10)",
-            self.title(),
-            self.article_number()
-        );
+        let text = match step {
+            Some(step) => format!(
+                "{what}. {} ({}): \"{}\". The step is void: the position stays as it was, the \
+                 clock of the player to act runs on, and the step is made again (renju 7.10)",
+                self.title(),
+                self.article_number(),
+                self.quote(step)
+            ),
+            None => format!(
+                "{what} (renju 7.5: \"With the 5th move the special opening rules for the moves \
+                 are ended\"). The step is void and the game goes on as it stands (renju 7.10)"
+            ),
+        };
         Box::new(Ruling {
             at: seq,
             kind: RulingKind::IllegalMove,
@@ -794,10 +803,20 @@ impl Opening {
             (OpeningRule::Taraguchi(_), Step::Stone(_)) => {
                 "The black player will put the 5th move within 9x9 central square"
             }
+            (OpeningRule::Taraguchi(_), Step::SwapPoint) if self.next >= 7 => {
+                "The choice 1 (after the 4th move): The other player may swap. The black player \
+                 will put the 5th move within 9x9 central square. The other player may swap"
+            }
             (OpeningRule::Taraguchi(_), Step::SwapPoint) => "The other player may swap",
-            (OpeningRule::Taraguchi(_), Step::Offers(_) | Step::Fifth(_)) => {
+            (OpeningRule::Taraguchi(_), Step::Offers(_)) => {
                 "After the white player puts the 4th move, the black player can put N \
                  alternative 5th moves anywhere on the board"
+            }
+            (OpeningRule::Taraguchi(_), Step::Fifth(_)) => {
+                "The choice 1 (after the 4th move): The other player may swap. The black player \
+                 will put the 5th move within 9x9 central square ... After the white player puts \
+                 the 4th move, the black player can put N alternative 5th moves anywhere on the \
+                 board"
             }
             (OpeningRule::Taraguchi(_), _) => {
                 "The white player chooses one of the offered 5th moves and plays the 6th move \
