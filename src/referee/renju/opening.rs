@@ -891,3 +891,181 @@ fn ordinal(n: usize) -> String {
         n => format!("{n}th"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A step of a test game: who, and what.
+    type Play = (Side, Act<'static>);
+
+    fn p(name: &str) -> Point {
+        Point::parse(name).expect("a point")
+    }
+
+    const B: Side = Side::First;
+    const W: Side = Side::Second;
+
+    /// A correct opening under each rule, to the sixth stone.
+    fn openings() -> Vec<(OpeningRule, Vec<Play>)> {
+        let offers: &'static [Point] = Box::leak(Box::new([p("g7"), p("j11")]));
+        let ten: &'static [Point] = Box::leak(
+            [
+                "i11", "j11", "k11", "l11", "m11", "i12", "j12", "k12", "l12", "m12",
+            ]
+            .map(p)
+            .to_vec()
+            .into_boxed_slice(),
+        );
+        let three = || {
+            vec![
+                (B, Act::Stone(p("h8"))),
+                (W, Act::Stone(p("h9"))),
+                (B, Act::Stone(p("h10"))),
+            ]
+        };
+        let mut rif = three();
+        rif.extend([
+            (W, Act::Swap),
+            (W, Act::Stone(p("h6"))),
+            (B, Act::Offer(offers)),
+            (W, Act::Choose(p("j11"))),
+            (W, Act::Stone(p("a1"))),
+        ]);
+        let mut yamaguchi = three();
+        yamaguchi.extend([
+            (B, Act::Declare(2)),
+            (W, Act::Stone(p("h6"))),
+            (B, Act::Offer(offers)),
+            (W, Act::Choose(p("g7"))),
+            (W, Act::Stone(p("a1"))),
+        ]);
+        let taraguchi = vec![
+            (B, Act::Stone(p("h8"))),
+            (W, Act::Swap),
+            (W, Act::Stone(p("h9"))),
+            (B, Act::Stone(p("h10"))),
+            (W, Act::Swap),
+            (W, Act::Stone(p("h6"))),
+            (B, Act::Offer(ten)),
+            (W, Act::Choose(p("m12"))),
+            (W, Act::Stone(p("a1"))),
+        ];
+        let mut soosorv = three();
+        soosorv.extend([
+            (W, Act::Stone(p("h6"))),
+            (W, Act::Declare(2)),
+            (B, Act::Swap),
+            (B, Act::Offer(offers)),
+            (W, Act::Choose(p("j11"))),
+            (W, Act::Stone(p("a1"))),
+        ]);
+        vec![
+            (OpeningRule::Rif, rif),
+            (OpeningRule::Yamaguchi, yamaguchi),
+            (OpeningRule::Taraguchi(10), taraguchi),
+            (OpeningRule::Soosorv(8), soosorv),
+        ]
+    }
+
+    /// Applies an accepted step to the board as the table does.
+    fn place(board: &mut Board, outcome: &Outcome, act: Act<'_>) {
+        match (outcome, act) {
+            (Outcome::Place, Act::Stone(point)) | (&Outcome::Chosen { point, .. }, _) => {
+                board.play(point).expect("empty");
+            }
+            _ => {}
+        }
+    }
+
+    /// Wrong steps to try anywhere: each kind, by each side.
+    fn wrong_acts() -> Vec<Play> {
+        let one: &'static [Point] = Box::leak(Box::new([p("o15")]));
+        let mut acts = Vec::new();
+        for side in [B, W] {
+            acts.extend([
+                (side, Act::Swap),
+                (side, Act::Declare(9)),
+                (side, Act::Offer(one)),
+                (side, Act::Choose(p("o15"))),
+                (side, Act::Stone(p("o1"))),
+            ]);
+        }
+        acts
+    }
+
+    #[test]
+    fn each_rule_takes_its_correct_opening_and_ends_it() {
+        for (rule, plays) in openings() {
+            let mut opening = Opening::new(rule).expect("a RIF rule");
+            let mut board = Board::new();
+            for (seq, (side, act)) in (1..).zip(&plays) {
+                let outcome = (opening.step(seq, *side, *act, &board))
+                    .unwrap_or_else(|r| panic!("{rule}: event {seq}: {}", r.text));
+                place(&mut board, &outcome, *act);
+            }
+            assert!(!opening.in_progress(), "{rule}: the opening is over");
+            assert_eq!(board.count(), 6, "{rule}: six stones stand");
+        }
+    }
+
+    /// Every wrong step at every point of every rule is void and changes nothing: the state
+    /// reads the same, and the correct step is still taken after it.
+    #[test]
+    fn a_void_step_changes_nothing() {
+        for (rule, plays) in openings() {
+            let mut opening = Opening::new(rule).expect("a RIF rule");
+            let mut board = Board::new();
+            for (seq, (side, act)) in (1..).zip(&plays) {
+                for (wrong_side, wrong) in wrong_acts() {
+                    let before = opening.status(&board);
+                    let mut trial = opening.clone();
+                    match trial.step(seq, wrong_side, wrong, &board) {
+                        Err(ruling) => {
+                            assert_eq!(trial.status(&board), before, "{rule} {seq}: {wrong:?}");
+                            assert_eq!(ruling.effect, Effect::CorrectionRequired);
+                            assert!(ruling.text.contains("void"), "{}", ruling.text);
+                        }
+                        // What a rule may allow here of these: a stone after the opening, a
+                        // swap where one may be made, Yamaguchi's declaration of 9.
+                        Ok(_) => assert!(
+                            matches!(wrong, Act::Stone(_) | Act::Swap)
+                                || (rule == OpeningRule::Yamaguchi
+                                    && matches!(wrong, Act::Declare(9))),
+                            "{rule} {seq}: {wrong_side:?} {wrong:?} accepted"
+                        ),
+                    }
+                }
+                let outcome = (opening.step(seq, *side, *act, &board))
+                    .unwrap_or_else(|r| panic!("{rule}: event {seq}: {}", r.text));
+                place(&mut board, &outcome, *act);
+            }
+        }
+    }
+
+    #[test]
+    fn swaps_move_the_players_and_a_second_swap_at_one_point_is_void() {
+        let mut opening = Opening::new(OpeningRule::Taraguchi(10)).expect("rule");
+        let mut board = Board::new();
+        opening.step(1, B, Act::Stone(p("h8")), &board).expect("h8");
+        board.play(p("h8")).expect("empty");
+        assert!(!opening.swapped());
+        opening
+            .step(2, W, Act::Swap, &board)
+            .expect("white may swap");
+        assert!(opening.swapped());
+        let again = opening
+            .step(3, W, Act::Swap, &board)
+            .expect_err("one swap per point");
+        assert!(again.text.contains("the step due is"), "{}", again.text);
+        opening.step(4, W, Act::Stone(p("i9")), &board).expect("i9");
+        board.play(p("i9")).expect("empty");
+        opening
+            .step(5, B, Act::Swap, &board)
+            .expect("black may swap");
+        assert!(
+            !opening.swapped(),
+            "two swaps: the players hold their first colours"
+        );
+    }
+}
