@@ -211,19 +211,96 @@ pub fn canonical(black1: Point, white2: Point, black3: Point) -> Result<Canonica
     Err(NotAnOpening::ThirdOutside)
 }
 
+/// A symmetry of the board as it maps points: one of the eight [`Symmetry`]s followed by a
+/// shift, i.e. a rotation about some point or a reflection in some line (the shift is
+/// whatever takes the first offer onto the second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    pub symmetry: Symmetry,
+    shift: Offset,
+}
+
+impl Mapping {
+    /// Where the map turns or mirrors, in doubled offsets from `h8` (a point between two
+    /// points has an odd doubled coordinate), as words.
+    fn place(x2: i8, y2: i8) -> String {
+        let half = |d: i8| (d.div_euclid(2), d.rem_euclid(2) == 1);
+        let ((x, xh), (y, yh)) = (half(x2), half(y2));
+        let point = |dx: i8, dy: i8| {
+            at((x + dx, y + dy)).map_or_else(|| "off the board".to_string(), |p| p.to_string())
+        };
+        match (xh, yh) {
+            (false, false) => point(0, 0),
+            (true, false) => format!("the midpoint of {} and {}", point(0, 0), point(1, 0)),
+            (false, true) => format!("the midpoint of {} and {}", point(0, 0), point(0, 1)),
+            (true, true) => format!("the centre of the square {}-{}", point(0, 0), point(1, 1)),
+        }
+    }
+
+    /// The line `file = x2 / 2`, or `rank = y2 / 2`, in words.
+    fn line(doubled: i8, of_files: bool) -> String {
+        let name = |n: i8| -> String {
+            let index = u8::try_from(n + 7).unwrap_or(u8::MAX);
+            if of_files {
+                char::from(b'a' + index.min(25)).to_string()
+            } else {
+                (u16::from(index) + 1).to_string()
+            }
+        };
+        let (n, between) = (doubled.div_euclid(2), doubled.rem_euclid(2) == 1);
+        match (of_files, between) {
+            (true, false) => format!("the {}-file", name(n)),
+            (true, true) => format!(
+                "the line between the {}- and {}-files",
+                name(n),
+                name(n + 1)
+            ),
+            (false, false) => format!("row {}", name(n)),
+            (false, true) => format!("the line between rows {} and {}", name(n), name(n + 1)),
+        }
+    }
+}
+
+impl fmt::Display for Mapping {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s0, s1) = self.shift;
+        match self.symmetry.0 {
+            0 => f.write_str("the identity"),
+            1 => write!(f, "a quarter turn about {}", Self::place(s0 - s1, s0 + s1)),
+            3 => write!(f, "a quarter turn about {}", Self::place(s0 + s1, s1 - s0)),
+            2 => write!(f, "a half turn about {}", Self::place(s0, s1)),
+            4 => write!(f, "a mirror in {}", Self::line(s0, true)),
+            5 => write!(f, "a mirror in {}", Self::line(s1, false)),
+            6 => write!(
+                f,
+                "a mirror in the diagonal (a1-o15 way) through {}",
+                Self::place(s0, -s0)
+            ),
+            _ => write!(
+                f,
+                "a mirror in the diagonal (a15-o1 way) through {}",
+                Self::place(s0, s0)
+            ),
+        }
+    }
+}
+
 /// Whether fifth-move offers `a` and `b` are symmetric: a rotation or reflection of the board
 /// about any point (the distance to the board's edges does not count) takes the black stones
 /// onto the black stones, the white onto the white, and `a` onto `b`. Then the two offers are
 /// the same move, which the opening rules forbid ("unequal in all respects"). `None` if they
 /// are not; else the map that shows it.
-pub fn symmetric(blacks: &[Point], whites: &[Point], a: Point, b: Point) -> Option<Symmetry> {
+pub fn symmetric(blacks: &[Point], whites: &[Point], a: Point, b: Point) -> Option<Mapping> {
     if a == b {
-        return Some(Symmetry::IDENTITY);
+        return Some(Mapping {
+            symmetry: Symmetry::IDENTITY,
+            shift: (0, 0),
+        });
     }
     let (a, b) = (offset(a), offset(b));
     let blacks: Vec<Offset> = blacks.iter().map(|&p| offset(p)).collect();
     let whites: Vec<Offset> = whites.iter().map(|&p| offset(p)).collect();
-    Symmetry::all().skip(1).find(|&symmetry| {
+    Symmetry::all().skip(1).find_map(|symmetry| {
         // The map p -> L p + shift that takes a to b.
         let (lx, ly) = symmetry.apply(a);
         let shift = (b.0 - lx, b.1 - ly);
@@ -232,7 +309,7 @@ pub fn symmetric(blacks: &[Point], whites: &[Point], a: Point, b: Point) -> Opti
             (x + shift.0, y + shift.1)
         };
         let onto = |stones: &[Offset]| stones.iter().all(|&p| stones.contains(&map(p)));
-        onto(&blacks) && onto(&whites)
+        (onto(&blacks) && onto(&whites)).then_some(Mapping { symmetry, shift })
     })
 }
 
@@ -350,7 +427,7 @@ mod tests {
         // Black h8 i9, white i8 h9: a half turn about the middle of the four.
         let (blacks, whites) = (points("h8 i9"), points("i8 h9"));
         let map = symmetric(&blacks, &whites, p("g7"), p("j10")).unwrap();
-        assert!(map.name().contains("turn") || map.name().contains("diagonal"));
+        assert!(map.symmetry.name().contains("turn") || map.symmetry.name().contains("diagonal"));
         assert!(symmetric(&blacks, &whites, p("g7"), p("j9")).is_none());
     }
 
@@ -372,8 +449,28 @@ mod tests {
     fn the_same_point_twice_is_the_same_offer() {
         let (blacks, whites) = (points("h8 j10"), points("h9 k7"));
         assert_eq!(
-            symmetric(&blacks, &whites, p("a1"), p("a1")),
+            symmetric(&blacks, &whites, p("a1"), p("a1")).map(|m| m.symmetry),
             Some(Symmetry::IDENTITY)
         );
+    }
+
+    #[test]
+    fn a_mapping_names_its_centre_or_its_line() {
+        let ps = |names: &[&str]| names.iter().map(|n| p(n)).collect::<Vec<_>>();
+        // All four stones on the h-file: g7 and i7 mirror in it.
+        let (blacks, whites) = (ps(&["h8", "h10"]), ps(&["h9", "h6"]));
+        let map = symmetric(&blacks, &whites, p("g7"), p("i7")).expect("symmetric");
+        assert_eq!(map.to_string(), "a mirror in the h-file");
+        // Black h8 i8, white h9 i9: the line between the h- and i-files, or row 8 and 9's.
+        let (blacks, whites) = (ps(&["h8", "i8"]), ps(&["h9", "i9"]));
+        let map = symmetric(&blacks, &whites, p("g10"), p("j10")).expect("symmetric");
+        assert_eq!(
+            map.to_string(),
+            "a mirror in the line between the h- and i-files"
+        );
+        // Black h8 j8, white i9 i7: a half turn about i8 takes h8 to j8.
+        let (blacks, whites) = (ps(&["h8", "j8"]), ps(&["i9", "i7"]));
+        let map = symmetric(&blacks, &whites, p("h9"), p("j7")).expect("symmetric");
+        assert_eq!(map.to_string(), "a half turn about i8");
     }
 }

@@ -567,12 +567,12 @@ impl Opening {
                         seq,
                         side,
                         format!(
-                            "black's offers {a} and {b} at event {seq} are symmetric: {} of \
-                             the board takes the black stones ({}) onto the black stones, the \
+                            "black's offers {a} and {b} at event {seq} are symmetric: {} \
+                             takes the black stones ({}) onto the black stones, the \
                              white ({}) onto the white, and {a} onto {b}, so the two are one \
                              move offered twice (renju 7.5: \"the 5th moves can not be \
                              symmetrical in any aspect of the position\")",
-                            map.name(),
+                            map,
                             names(&blacks),
                             names(&whites)
                         ),
