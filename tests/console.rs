@@ -401,6 +401,73 @@ fn console_in_a_real_browser() {
         );
         first.screenshot(&shots().join(name));
     }
+    // A renju game under Soosõrv-8, stopped while white chooses among black's offers: the
+    // board view draws the two offers, marks the colours tentative and names the players as
+    // they hold the colours after the swap; white's choice puts the fifth stone in the moves.
+    rt.block_on(async {
+        c.create_game(proto::CreateGameRequest {
+            header: Some(proto::GameHeader {
+                variant: "renju".into(),
+                id: "open-rj".into(),
+                rules: Some(proto::RuleOptions {
+                    opening: Some("soosorv-8".into()),
+                    ..Default::default()
+                }),
+                tags: vec![
+                    proto::Tag {
+                        name: "Black".into(),
+                        value: "Alice".into(),
+                    },
+                    proto::Tag {
+                        name: "White".into(),
+                        value: "Bob".into(),
+                    },
+                ],
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create");
+        let lines = [
+            r#"{"type":"move","side":"black","to":"h8"}"#,
+            r#"{"type":"move","side":"white","to":"h9"}"#,
+            r#"{"type":"move","side":"black","to":"h10"}"#,
+            r#"{"type":"move","side":"white","to":"h6"}"#,
+            r#"{"type":"declare","side":"white","offers":2}"#,
+            r#"{"type":"swap","side":"black"}"#,
+            r#"{"type":"offer","side":"black","points":["g7","j11"]}"#,
+        ];
+        let events = lines
+            .iter()
+            .map(|l| crate::fixtures::proto_event(l, Variant::Renju))
+            .collect();
+        append(&mut c, "open-rj", 0, events).await;
+    });
+    first.open(&format!("http://{console}/#/game/open-rj"));
+    first.wait_for(
+        "the two offers drawn, the colours tentative, Bob holding black",
+        "return document.querySelectorAll('#board svg .offer').length === 2 \
+         && document.querySelector('#game-tags').textContent.includes('black: Bob') \
+         && document.querySelector('#game-tags').textContent.includes('colours tentative')",
+        Duration::from_secs(10),
+    );
+    first.screenshot(&shots().join("board-renju-offers.png"));
+    rt.block_on(append(
+        &mut c,
+        "open-rj",
+        7,
+        vec![crate::fixtures::proto_event(
+            r#"{"type":"choose","side":"white","to":"j11"}"#,
+            Variant::Renju,
+        )],
+    ));
+    first.wait_for(
+        "the chosen fifth stone in the moves, the offers gone, the colours settled",
+        "return document.querySelector('#moves').textContent.includes('j11 (chosen)') \
+         && document.querySelectorAll('#board svg .offer').length === 0 \
+         && !document.querySelector('#game-tags').textContent.includes('tentative')",
+        Duration::from_secs(10),
+    );
     // The overturn is in the log, for every other reader too.
     let (_, game) = get_json(&console, "/api/games/hall-xq", None);
     let overturned = game["rulings"]

@@ -484,6 +484,11 @@ function moveRows(game) {
   for (const e of game.events) {
     if (e.type === "move" || e.type === "place") plies.push({ seq: e.seq, side: e.side, text: e.text });
     else if (e.type === "reveal" && plies.length) plies[plies.length - 1].text += e.text; // chess_gjq 9.3 "e2-e4车"
+    // Renju under a RIF opening rule: white's choice that stands puts black's fifth stone on the
+    // board ("white chooses j11"); a void choice (a ruling at it) puts nothing.
+    else if (e.type === "choose" && !game.rulings.some((r) => r.at === e.seq && r.effect === "correction_required")) {
+      plies.push({ seq: e.seq, side: first, text: `${e.text.split(" ").pop()} (chosen)` });
+    }
     if ((e.made || []).length) {
       let side = game.frames[e.seq - 1] ? game.frames[e.seq - 1].to_move : null;
       for (const text of e.made) {
@@ -529,7 +534,10 @@ function renderGame() {
   // the opening is under way), then the header's tags.
   const [firstName, secondName] = sideNames(game.variant);
   const holding = frame.players ? [`${firstName}: ${frame.players[0] || "?"}`, `${secondName}: ${frame.players[1] || "?"}${frame.tentative ? " (colours tentative)" : frame.swapped ? " (after a swap)" : ""}`] : [];
-  $("#game-tags").textContent = [...holding, ...Object.entries(game.tags || {}).map(([name, value]) => `${name}: ${value}`)].join(" · ");
+  // After a swap the header's player tags name the colours at the start: said so.
+  const playerTags = new Set([firstName, secondName].map((n) => n.charAt(0).toUpperCase() + n.slice(1)));
+  const tagText = ([name, value]) => frame.swapped && playerTags.has(name) ? `${name} at the start: ${value}` : `${name}: ${value}`;
+  $("#game-tags").textContent = [...holding, ...Object.entries(game.tags || {}).map(tagText)].join(" · ");
   const lit = new Set(state.lit || []);
   $("#events").innerHTML = game.events.map((e) =>
     `<li data-seq="${e.seq}" class="ev-${esc(e.type)}${e.seq === state.seq ? " current" : ""}${lit.has(e.seq) ? " lit" : ""}${e.seq > state.seq ? " future" : ""}">` +
