@@ -111,7 +111,10 @@ async fn a_bad_record_is_refused_at_its_line_and_nothing_is_stored() {
         ..request("two.pgn", illegal.as_bytes().to_vec())
     };
     let refused = client.import_game(bad_format).await.expect_err("format");
-    assert_eq!(refused.message(), "format: \"sgf\" is not log, pdn or pgn");
+    assert_eq!(
+        refused.message(),
+        "format: \"sgf\" is not log, pdn, pgn or renju"
+    );
     assert!(game_ids(&server).await.is_empty(), "nothing stored");
     // The same file with only its first game.
     let first = proto::ImportGameRequest {

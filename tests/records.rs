@@ -48,11 +48,13 @@ fn sample_fixtures() -> Vec<std::path::PathBuf> {
 
 const TAGS: &str = r#""tags":{"Event":"2026 national championship","Round":"3","Board":"12","White":"Wang \"the wall\" Lei","Black":"Li Na","Date":"2026.12.04"}"#;
 
-/// The fixture as canonical lines, with tags added to its header and a game id of its own.
+/// The fixture as canonical lines, with the sample's tags as its header's and a game id of its own.
 fn canonical_with_tags(file: &Path, id: &str) -> String {
     let source = std::fs::read_to_string(file).expect("fixture");
     let mut log = parse_log(&source).expect("fixture parses");
     log.header.id = id.to_string();
+    // The fixture's own tags (some name the players) give way to the sample's.
+    log.header.tags.clear();
     let header_tags: serde_json::Value =
         serde_json::from_str(&format!("{{{TAGS}}}")).expect("tags JSON");
     for (name, value) in header_tags["tags"].as_object().expect("object") {
@@ -353,6 +355,339 @@ fn bad_tags_are_refused_naming_the_tag_and_line() {
         assert!(
             message.contains("line 2:") && message.contains(expected),
             "{tags}: {message}"
+        );
+    }
+}
+
+/// Renju records in and out (issue 34 item 3): `referee export --renju` writes the stones and
+/// opening steps that stand, `referee import` reads them back (and renju programs' bare move
+/// lists) to the same events and rulings.
+mod renju {
+    use referee::event::{GameLog, parse_log};
+    use referee::records::{self, Imported, renju};
+    use referee::referee::{Effect, RulingKind, replay};
+
+    use super::{ok, path_str, text};
+    use crate::common::{referee, repo_path};
+
+    /// Soosõrv-8 with one swap (white's, after the third stone): Ann began as black, so Bob
+    /// holds black from then on; black makes five g10-k10.
+    const SOOSORV: &str = r#"{"type":"game","variant":"renju","id":"rr-soosorv","rules":{"opening":"soosorv-8"},"tags":{"Event":"Renju World Championship","Round":"5","Black":"Ann","White":"Bob","BlackTeam":"Tallinn","WhiteTeam":"Tartu"}}
+{"type":"move","side":"black","to":"h8"}
+{"type":"move","side":"white","to":"h9"}
+{"type":"move","side":"black","to":"h10"}
+{"type":"swap","side":"white"}
+{"type":"move","side":"white","to":"h6"}
+{"type":"declare","side":"white","offers":2}
+{"type":"offer","side":"black","points":["g7","j11"]}
+{"type":"choose","side":"white","to":"j11"}
+{"type":"move","side":"white","to":"a1"}
+{"type":"move","side":"black","to":"i10"}
+{"type":"move","side":"white","to":"a2"}
+{"type":"move","side":"black","to":"j10"}
+{"type":"move","side":"white","to":"a3"}
+{"type":"move","side":"black","to":"k10"}
+{"type":"move","side":"white","to":"a4"}
+{"type":"move","side":"black","to":"g10"}
+"#;
+
+    /// Yamaguchi: black declares three offers, white swaps, white chooses k12; white resigns.
+    const YAMAGUCHI: &str = r#"{"type":"game","variant":"renju","id":"rr-yamaguchi","rules":{"opening":"yamaguchi"},"tags":{"Event":"Yamaguchi cup","Black":"Cho","White":"Dee"}}
+{"type":"move","side":"black","to":"h8"}
+{"type":"move","side":"white","to":"h9"}
+{"type":"move","side":"black","to":"h10"}
+{"type":"declare","side":"black","offers":3}
+{"type":"swap","side":"white"}
+{"type":"move","side":"white","to":"h6"}
+{"type":"offer","side":"black","points":["g7","j11","k12"]}
+{"type":"choose","side":"white","to":"k12"}
+{"type":"move","side":"white","to":"a1"}
+{"type":"move","side":"black","to":"i10"}
+{"type":"move","side":"white","to":"a2"}
+{"type":"move","side":"black","to":"j10"}
+{"type":"resign","side":"white"}
+"#;
+
+    /// Seed 002's centre opening, forbidden stones replayed; white makes five h9-l9.
+    const CENTRE: &str = r#"{"type":"game","variant":"renju","id":"rr-centre","rules":{"forbidden":"replay"},"tags":{"Event":"Club game","Date":"2027.03.01","Black":"Eve","White":"Fay"}}
+{"type":"move","side":"black","to":"h8"}
+{"type":"move","side":"white","to":"h9"}
+{"type":"move","side":"black","to":"a1"}
+{"type":"move","side":"white","to":"i9"}
+{"type":"move","side":"black","to":"a2"}
+{"type":"move","side":"white","to":"j9"}
+{"type":"move","side":"black","to":"a3"}
+{"type":"move","side":"white","to":"k9"}
+{"type":"move","side":"black","to":"a5"}
+{"type":"move","side":"white","to":"l9"}
+"#;
+
+    fn log(text: &str) -> GameLog {
+        parse_log(text).expect("the test log parses")
+    }
+
+    fn export(text: &str) -> String {
+        let log = log(text);
+        renju::renju_from_log(&log.header, &log.events)
+            .expect("a referee")
+            .expect("a renju game")
+    }
+
+    /// Reads `record` as the file `name` would be read, expecting one game.
+    fn import(name: &str, record: &str) -> Imported {
+        let mut games = records::read(name, record.as_bytes(), None, None).expect("read");
+        assert_eq!(games.len(), 1, "{name}");
+        games.remove(0)
+    }
+
+    /// The words of the move text (the lines after the tags), one space apart.
+    fn move_text(record: &str) -> String {
+        let words: Vec<&str> = (record.lines())
+            .filter(|l| !l.starts_with('['))
+            .flat_map(str::split_whitespace)
+            .collect();
+        words.join(" ")
+    }
+
+    fn tag_lines(record: &str) -> Vec<&str> {
+        record.lines().filter(|l| l.starts_with('[')).collect()
+    }
+
+    /// log -> record -> log gives the same header, events and rulings, and the result `want`.
+    fn assert_round_trip(source: &str, want: &str) -> String {
+        let original = log(source);
+        let record = export(source);
+        let back = import(&format!("{}.renju", original.header.id), &record);
+        assert_eq!(back.note, None, "{record}");
+        assert_eq!(back.header, original.header, "{record}");
+        assert_eq!(back.events, original.events, "{record}");
+        let before = replay(&original.header, &original.events).expect("referee");
+        let after = replay(&back.header, &back.events).expect("referee");
+        assert_eq!(after.rulings(), before.rulings(), "{record}");
+        let ending = before.ending().map(|e| e.result.as_str());
+        assert_eq!(ending, Some(want), "the test game ends as meant");
+        record
+    }
+
+    #[test]
+    fn a_soosorv_game_with_a_swap_comes_back_with_the_same_events_and_rulings() {
+        let record = assert_round_trip(SOOSORV, "1-0");
+        assert_eq!(
+            tag_lines(&record),
+            [
+                "[Event \"Renju World Championship\"]",
+                "[Round \"5\"]",
+                "[White \"Ann\"]",
+                "[Black \"Bob\"]",
+                "[WhiteTeam \"Tallinn\"]",
+                "[BlackTeam \"Tartu\"]",
+                "[Result \"1-0\"]",
+                "[Opening \"soosorv-8\"]",
+                "[Variant \"renju\"]",
+            ],
+            "after white's swap Bob holds black, and won"
+        );
+        assert_eq!(
+            move_text(&record),
+            "1. h8 2. h9 3. h10 {swap} 4. h6 {declare 2} {offer g7 j11} 5. j11 6. a1 7. i10 \
+             8. a2 9. j10 10. a3 11. k10 12. a4 13. g10 1-0"
+        );
+        assert!(record.lines().all(|l| l.len() <= 79), "{record}");
+    }
+
+    #[test]
+    fn a_yamaguchi_game_with_a_declaration_and_a_swap_comes_back_alike() {
+        let record = assert_round_trip(YAMAGUCHI, "1-0");
+        assert_eq!(
+            move_text(&record),
+            "1. h8 2. h9 3. h10 {declare 3} {swap} 4. h6 {offer g7 j11 k12} 5. k12 6. a1 \
+             7. i10 8. a2 9. j10 1-0"
+        );
+        let tags = tag_lines(&record);
+        assert!(tags.contains(&"[Black \"Dee\"]") && tags.contains(&"[White \"Cho\"]"));
+        assert!(tags.contains(&"[Opening \"yamaguchi\"]"), "{record}");
+    }
+
+    #[test]
+    fn a_centre_game_comes_back_alike_with_its_forbidden_procedure() {
+        let record = assert_round_trip(CENTRE, "0-1");
+        assert_eq!(
+            move_text(&record),
+            "1. h8 2. h9 3. a1 4. i9 5. a2 6. j9 7. a3 8. k9 9. a5 10. l9 0-1"
+        );
+        let tags = tag_lines(&record);
+        assert!(tags.contains(&"[Black \"Eve\"]") && tags.contains(&"[Forbidden \"replay\"]"));
+        assert!(!record.contains("[Opening"), "centre by default: {record}");
+    }
+
+    /// A void swap, a stone on an occupied point and a stone after the five leave nothing in
+    /// the record: it is the record of the game without them.
+    #[test]
+    fn steps_the_referee_voided_and_events_after_the_end_are_left_out() {
+        let mut lines: Vec<&str> = SOOSORV.lines().collect();
+        lines.insert(4, r#"{"type":"swap","side":"black"}"#);
+        lines.insert(10, r#"{"type":"move","side":"white","to":"h8"}"#);
+        lines.push(r#"{"type":"move","side":"white","to":"a5"}"#);
+        let noisy = lines.join("\n");
+        let judged = replay(&log(&noisy).header, &log(&noisy).events).expect("referee");
+        let at = |seq: u64| (judged.rulings().iter()).find(|r| r.at == seq);
+        assert_eq!(
+            at(4).map(|r| (r.kind, r.effect)),
+            Some((RulingKind::IllegalMove, Effect::CorrectionRequired)),
+            "black's swap is void"
+        );
+        assert_eq!(at(10).map(|r| r.kind), Some(RulingKind::InvalidEvent));
+        assert_eq!(export(&noisy), export(SOOSORV));
+    }
+
+    /// Under `replay` a true claim takes black's forbidden stone off the board: the record
+    /// holds the stone placed again instead, numbered on from the set position.
+    #[test]
+    fn a_stone_a_claim_voids_is_left_out_and_a_set_position_is_kept() {
+        let fixture = repo_path("replay-fixtures/renju/replay-double-three-placed-again.jsonl");
+        let source = std::fs::read_to_string(&fixture).expect("fixture");
+        let record = export(&source);
+        let fen = "12o1o/15/12o1o/15/15/7x7/7x7/8xx5/15/15/15/15/15/15/15 b";
+        assert!(record.contains(&format!("[FEN \"{fen}\"]")), "{record}");
+        assert_eq!(move_text(&record), "9. k11 10. h8 *");
+        let back = import("placed-again.renju", &record);
+        let original = log(&source);
+        assert_eq!(
+            (&back.header.start, &back.header.rules),
+            (&original.header.start, &original.header.rules)
+        );
+        let expected = log(&format!(
+            "{}\n{}\n{}\n",
+            r#"{"type":"game","variant":"renju","id":"x"}"#,
+            r#"{"type":"move","side":"black","to":"k11"}"#,
+            r#"{"type":"move","side":"white","to":"h8"}"#
+        ));
+        assert_eq!(back.events, expected.events);
+    }
+
+    /// The events of black h8 i8 j8 k8 l8 against white h9 i9 j9 k9: black's five on row 8.
+    fn five_on_row_eight() -> GameLog {
+        let points = ["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"];
+        let mut text = String::from("{\"type\":\"game\",\"variant\":\"renju\",\"id\":\"x\"}\n");
+        for (i, p) in points.iter().enumerate() {
+            let side = if i % 2 == 0 { "black" } else { "white" };
+            text.push_str(&format!(
+                "{{\"type\":\"move\",\"side\":\"{side}\",\"to\":\"{p}\"}}\n"
+            ));
+        }
+        log(&text)
+    }
+
+    #[test]
+    fn bare_move_lists_of_renju_programs_are_read_in_each_shape() {
+        let want = five_on_row_eight();
+        for (name, list) in [
+            (
+                "numbered.txt",
+                "1. h8 2. h9 3. i8 4. i9 5. j8\n6. j9 7. k8 8. k9 9. l8\n",
+            ),
+            ("spaced.txt", "h8 h9 i8 i9 j8 j9 k8 k9 l8"),
+            ("commas.txt", "H8,H9,I8,I9,J8,J9,K8,K9,L8\n"),
+            ("together.txt", "h8h9i8i9j8j9k8k9l8"),
+        ] {
+            let game = import(name, list);
+            let stem = name.trim_end_matches(".txt");
+            assert_eq!(game.header.id, stem);
+            assert_eq!(game.header.variant, referee::games::Variant::Renju);
+            assert_eq!(game.header.rules.opening, None, "{name}: centre");
+            assert!(game.header.tags.is_empty(), "{name}");
+            assert_eq!(game.events, want.events, "{name}");
+            let judged = replay(&game.header, &game.events).expect("referee");
+            assert_eq!(judged.ending().map(|e| e.result.as_str()), Some("1-0"));
+            assert_eq!(
+                game.note.as_deref(),
+                Some("the referee ends the game 1-0; the record gives no result"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_result_the_referee_disagrees_with_is_noted() {
+        let record = "[Event \"Misrecorded\"]\n[Result \"0-1\"]\n\n\
+                      1. h8 2. h9 3. i8 4. i9 5. j8 6. j9 7. k8 8. k9 9. l8 0-1\n";
+        let game = import("misrecorded.renju", record);
+        assert_eq!(
+            game.note.as_deref(),
+            Some("the referee ends the game 1-0; the record gives the result 0-1")
+        );
+        assert_eq!(
+            game.events,
+            five_on_row_eight().events,
+            "no resignation added"
+        );
+        let record = "[Result \"1-0\"]\n1. h8 2. h9 0-1\n";
+        let game = import("two-results.renju", record);
+        assert_eq!(
+            game.note.as_deref(),
+            Some("the Result tag says 1-0 and the move text ends 0-1; the tag is followed")
+        );
+        let judged = replay(&game.header, &game.events).expect("referee");
+        assert_eq!(judged.ending().map(|e| e.result.as_str()), Some("1-0"));
+    }
+
+    #[test]
+    fn malformed_records_are_refused_naming_the_file_line_and_token() {
+        for (record, expected) in [
+            (
+                "[Event \"x\"]\n[Variant \"renju\"]\n\n1. h8 2. h9 3. h10\n4. p16 5. a1\n",
+                "bad.renju: line 5: move 4 \"p16\" is not a renju point (a1..o15)",
+            ),
+            (
+                "[Variant \"renju\"]\n1. h8 2. h9 3. h10 {declare many}\n",
+                "bad.renju: line 2: {declare many}: \"many\" is not a number of fifth moves",
+            ),
+            (
+                "[Variant \"renju\"]\n[Opening \"kagetsu\"]\n1. h8\n",
+                "bad.renju: line 2: tag Opening \"kagetsu\": is not an opening rule",
+            ),
+        ] {
+            let err = records::read("bad.renju", record.as_bytes(), None, None)
+                .expect_err("refused")
+                .to_string();
+            assert!(err.starts_with(expected), "{err}");
+        }
+    }
+
+    /// The commands: a stored renju game exported with --renju, the record imported again
+    /// as a log file; --renju refused for another game.
+    #[test]
+    fn export_renju_writes_a_stored_game_and_import_reads_it_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let data = dir.path().join("data");
+        let file = dir.path().join("rr-soosorv.jsonl");
+        std::fs::write(&file, SOOSORV).expect("write");
+        ok(&["import", path_str(&file), "--data", path_str(&data)]);
+        let record = ok(&["export", "--renju", "rr-soosorv", "--data", path_str(&data)]);
+        assert_eq!(record, export(SOOSORV));
+        let again = dir.path().join("again.renju");
+        std::fs::write(&again, &record).expect("write");
+        let out = dir.path().join("out");
+        assert_eq!(
+            ok(&["import", path_str(&again), "--log-out", path_str(&out)]).trim(),
+            "again"
+        );
+        let back = log(&std::fs::read_to_string(out.join("again.jsonl")).expect("log"));
+        assert_eq!(back.events, log(SOOSORV).events);
+        assert_eq!(back.header.player(referee::event::Side::First), Some("Ann"));
+
+        let xiangqi = repo_path("replay-fixtures/xiangqi/blocked-horse-leg.jsonl");
+        let copy = dir.path().join("xq.jsonl");
+        let mut xq = log(&std::fs::read_to_string(xiangqi).expect("fixture"));
+        xq.header.id = "xq".into();
+        std::fs::write(&copy, referee::event::write_log(&xq.header, &xq.events)).expect("write");
+        ok(&["import", path_str(&copy), "--data", path_str(&data)]);
+        let refused = referee(&["export", "--renju", "xq", "--data", path_str(&data)]);
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+        assert!(
+            text(&refused.stderr).contains("game \"xq\" is xiangqi; a renju record is for renju"),
+            "{}",
+            text(&refused.stderr)
         );
     }
 }

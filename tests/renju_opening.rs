@@ -221,6 +221,26 @@ fn a_game_under_each_rif_opening_rule_is_refereed_from_the_first_stone_to_the_re
             assert!(open.contains("offers pending"), "{}: {open}", game.id);
         }
     }
+    // The record the console offers names the players as they hold the colours, and writes
+    // the opening's steps where they were made.
+    let answer = crate::common::http::request(
+        &console,
+        "GET",
+        "/api/games/op-soosorv/download/renju",
+        &[],
+        "",
+    )
+    .expect("console answers");
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    for needle in [
+        "[Black \"Tentative White\"]",
+        "[White \"Tentative Black\"]",
+        "[Opening \"soosorv-8\"]",
+        "4. h6 {declare 2} {swap} {offer g7 j11} 5. j11",
+        "1-0",
+    ] {
+        assert!(answer.body.contains(needle), "{needle} in {}", answer.body);
+    }
     drop(server);
     crate::common::released(&dir.path().join("data"));
     let log = referee::log::SledLog::open(&dir.path().join("data")).expect("reopen");

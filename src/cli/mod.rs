@@ -119,8 +119,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Append a log in the interchange format, the draughts games of a PDN file, or the
-    /// xiangqi games of a PGN file, to the store as new games; prints each game's id.
+    /// Append a log in the interchange format, the draughts games of a PDN file, the xiangqi
+    /// games of a PGN file, or a renju record, to the store as new games; prints each game's id.
     ///
     /// A PDN file (extension .pdn, or text opening with a [Tag] or a move number) becomes
     /// one game per PDN game, with id STEM-N (N counted from 1), or only game N with --game.
@@ -132,8 +132,16 @@ enum Command {
     /// UTF-8, Big5 or GBK) takes moves in ICCS, WXF or Chinese notation; one game is STEM,
     /// several STEM-N. Its tags go into the header; a win becomes the loser's resignation, a
     /// draw the last mover's offer and its acceptance (xiangqi 4.2).
+    ///
+    /// A renju record (extension .renju, a [Variant "renju"] tag, or a first move such as h8)
+    /// is one game, STEM: PGN-like text with one number per stone and the opening's steps as
+    /// comments ({swap}, {declare N}, {offer P1 P2}; the stone after an offer is white's
+    /// choice), its Black and White tags naming who holds each colour after the swaps and
+    /// [Opening "soosorv-8"] the opening rule; or a renju program's bare move list (h8 i9 j10,
+    /// 1. h8 2. i9, h8i9j10). A win becomes the loser's resignation, a draw an accepted offer.
     Import {
-        /// A log in the interchange format (JSON Lines), a PDN file or a xiangqi PGN file.
+        /// A log in the interchange format (JSON Lines), a PDN file, a xiangqi PGN file or a
+        /// renju record.
         file: PathBuf,
         /// PDN or PGN: import only this game of the file (1 = the first).
         #[arg(long)]
@@ -189,8 +197,11 @@ enum Command {
     /// stored event as it was acknowledged: what `referee replay` and `referee import` read),
     /// or --pdn for a draughts game as PDN (the moves that stand after the referee's judgment,
     /// up to the end; full capture paths only where start and end are ambiguous; result in
-    /// points, 2-0 1-1 0-2, tags carried over).
-    #[command(group(clap::ArgGroup::new("format").required(true).args(["log", "pdn"])))]
+    /// points, 2-0 1-1 0-2, tags carried over), or --renju for a renju game as a renju record
+    /// (the stones and opening steps that stand, one number per stone, steps as {swap}
+    /// {declare N} {offer ...} comments, Black and White naming who holds each colour after
+    /// the swaps, the opening rule as an Opening tag, the result).
+    #[command(group(clap::ArgGroup::new("format").required(true).args(["log", "pdn", "renju"])))]
     Export {
         /// The game id.
         game: String,
@@ -200,6 +211,9 @@ enum Command {
         /// Write PDN (draughts).
         #[arg(long)]
         pdn: bool,
+        /// Write a renju record (renju).
+        #[arg(long)]
+        renju: bool,
         /// Directory of the embedded log (not while a server uses it).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
@@ -507,10 +521,16 @@ pub fn run() -> ExitCode {
             import::run(&file, game, target)
         }
         Command::Export {
-            game, log, data, ..
+            game,
+            log,
+            renju,
+            data,
+            ..
         } => {
             let format = if log {
                 export::Format::Log
+            } else if renju {
+                export::Format::Renju
             } else {
                 export::Format::Pdn
             };

@@ -1,10 +1,12 @@
 //! Game records from outside as logs: a log in the interchange format, the draughts games
-//! of a PDN file, or the xiangqi games of a PGN file (ICCS, WXF or Chinese moves, in UTF-8,
-//! Big5 or GBK). `referee import` and the service's `ImportGame` both read records here, so
-//! a file gives the same games either way; what they then do with them (append to the store,
-//! write log files) is theirs.
+//! of a PDN file, the xiangqi games of a PGN file (ICCS, WXF or Chinese moves, in UTF-8,
+//! Big5 or GBK), or a renju record (PGN-like, or a renju program's bare move list).
+//! `referee import` and the service's `ImportGame` both read records here, so a file gives
+//! the same games either way; what they then do with them (append to the store, write log
+//! files) is theirs.
 
 pub mod pdn;
+pub mod renju;
 mod result;
 pub mod xiangqi;
 
@@ -36,15 +38,18 @@ pub enum Format {
     Pdn,
     /// Xiangqi games in PGN.
     XiangqiPgn,
+    /// A renju game: PGN-like text or a bare move list (see [`renju`]).
+    Renju,
 }
 
 impl Format {
-    /// `log`, `pdn`, or `pgn` (xiangqi PGN).
+    /// `log`, `pdn`, `pgn` (xiangqi PGN), or `renju`.
     pub fn parse(text: &str) -> Option<Format> {
         match text.trim().to_ascii_lowercase().as_str() {
             "log" | "jsonl" => Some(Format::Log),
             "pdn" => Some(Format::Pdn),
             "pgn" | "xiangqi" | "xiangqi-pgn" => Some(Format::XiangqiPgn),
+            "renju" => Some(Format::Renju),
             _ => None,
         }
     }
@@ -61,7 +66,7 @@ pub struct Error {
 
 /// The games of the record `bytes`, read as `format` (or as its name and content say).
 /// A file of several games gives each the id `STEM-N` (N counted from 1; one xiangqi game
-/// alone is `STEM`), or only the `N`th with `only`.
+/// alone is `STEM`, as is the one game of a renju record), or only the `N`th with `only`.
 pub fn read(
     name: &str,
     bytes: &[u8],
@@ -81,6 +86,7 @@ pub fn read(
     match format {
         Format::Pdn => pdn_games(&stem, &lossy, only).map_err(fail),
         Format::XiangqiPgn => pgn_games(&stem, &decode(bytes), only).map_err(fail),
+        Format::Renju => renju_game(&stem, &lossy, only).map_err(fail),
         Format::Log if only.is_some() => {
             Err(fail("--game applies to PDN and PGN files only".to_string()))
         }
@@ -97,9 +103,11 @@ pub fn read(
     }
 }
 
-/// By extension, then by content: a JSON log opens with `{` or a `#` comment; a PGN file
-/// says `[Game "Chinese Chess"]` or a xiangqi variant, or its first move is a xiangqi move;
-/// other text opening with a `[` tag or a move number is PDN.
+/// By extension, then by content: a JSON log opens with `{` or a `#` comment; a renju record
+/// says `[Variant "renju"]` or `[Game "Renju"]`, or its first move is a renju point (`h8`,
+/// or points run together); a PGN file says `[Game "Chinese Chess"]` or a xiangqi variant,
+/// or its first move is a xiangqi move; other text opening with a `[` tag or a move number
+/// is PDN.
 fn detect(name: &str, text: &str) -> Format {
     let extension = Path::new(name)
         .extension()
@@ -107,9 +115,16 @@ fn detect(name: &str, text: &str) -> Format {
     match extension.as_deref() {
         Some("pdn") => return Format::Pdn,
         Some("pgn") => return Format::XiangqiPgn,
+        Some("renju") => return Format::Renju,
         _ => {}
     }
     let first = text.trim_start_matches('\u{feff}').trim_start();
+    if first.starts_with(['{', '#']) {
+        return Format::Log;
+    }
+    if renju::looks_like_renju(text) {
+        return Format::Renju;
+    }
     if !first.starts_with('[') && !first.starts_with(|c: char| c.is_ascii_digit()) {
         return Format::Log;
     }
@@ -204,6 +219,14 @@ fn pgn_games(stem: &str, text: &str, only: Option<usize>) -> Result<Vec<Imported
         .collect()
 }
 
+/// The game of a renju record (one to a file), with the file's stem as its id.
+fn renju_game(stem: &str, text: &str, only: Option<usize>) -> Result<Vec<Imported>, String> {
+    chosen(1, only)?;
+    let record = renju::parse(text).map_err(|e| e.to_string())?;
+    let imported = renju::log_from_record(&record, stem).map_err(|e| e.to_string())?;
+    Ok(vec![imported])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +252,13 @@ mod tests {
             Format::Pdn
         );
         assert_eq!(detect("a", "[GameType \"20\"]\n{c} 1. 32x23"), Format::Pdn);
+        assert_eq!(detect("a.renju", "1. 32-28"), Format::Renju);
+        assert_eq!(detect("a", "[Variant \"renju\"]\n"), Format::Renju);
+        assert_eq!(detect("a.txt", "1. h8 2. h9"), Format::Renju);
+        assert_eq!(detect("a.txt", "h8,i9,j10"), Format::Renju);
+        assert_eq!(detect("a", "h8i9j10k11"), Format::Renju);
+        assert_eq!(detect("a", "1. h2e2 h9g7"), Format::XiangqiPgn);
+        assert_eq!(detect("a", "not a record"), Format::Log);
     }
 
     #[test]

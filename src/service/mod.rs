@@ -364,7 +364,7 @@ impl<L: Log> Service<L> {
         let format = match request.format.as_str() {
             "" => None,
             text => Some(records::Format::parse(text).ok_or_else(|| {
-                Error::invalid("format", format!("{text:?} is not log, pdn or pgn"))
+                Error::invalid("format", format!("{text:?} is not log, pdn, pgn or renju"))
             })?),
         };
         let only = usize::try_from(request.game).ok().filter(|&n| n > 0);

@@ -1,6 +1,7 @@
 //! A game's files from the console, each an attachment named after the game: its log as
 //! `referee export --log` writes it, a draughts game's PDN as `referee export --pdn` writes
-//! it, a xiangqi game's PGN (ICCS moves with the clocks), and its signed audit bundle as `ExportAudit` gives it (for the roles that call may
+//! it, a xiangqi game's PGN (ICCS moves with the clocks), a renju game's record as `referee
+//! export --renju` writes it, and its signed audit bundle as `ExportAudit` gives it (for the roles that call may
 //! use). Spectators get the log and the PDN as far as the public delay lets them see.
 
 use axum::http::{StatusCode, header};
@@ -11,6 +12,7 @@ use crate::games::Variant;
 use crate::log::Log;
 use crate::quote::quote;
 use crate::records::pdn::pdn_from_log;
+use crate::records::renju::renju_from_log;
 use crate::records::xiangqi::pgn_from_log;
 use crate::stored::{LoadedLog, load_log};
 
@@ -23,11 +25,18 @@ enum Download {
     Log,
     Pdn,
     Pgn,
+    Renju,
     Audit,
 }
 
 impl Download {
-    const ALL: [Download; 4] = [Download::Log, Download::Pdn, Download::Pgn, Download::Audit];
+    const ALL: [Download; 5] = [
+        Download::Log,
+        Download::Pdn,
+        Download::Pgn,
+        Download::Renju,
+        Download::Audit,
+    ];
 
     /// Its name in the route, `/download/NAME`.
     fn name(self) -> &'static str {
@@ -35,6 +44,7 @@ impl Download {
             Download::Log => "log",
             Download::Pdn => "pdn",
             Download::Pgn => "pgn",
+            Download::Renju => "renju",
             Download::Audit => "audit",
         }
     }
@@ -44,6 +54,7 @@ impl Download {
             Download::Log => "jsonl",
             Download::Pdn => "pdn",
             Download::Pgn => "pgn",
+            Download::Renju => "renju",
             Download::Audit => "bundle",
         }
     }
@@ -52,7 +63,7 @@ impl Download {
     fn content_type(self) -> &'static str {
         match self {
             Download::Log | Download::Audit => "application/x-ndjson; charset=utf-8",
-            Download::Pdn => "text/plain; charset=utf-8",
+            Download::Pdn | Download::Renju => "text/plain; charset=utf-8",
             Download::Pgn => "application/x-chess-pgn; charset=utf-8",
         }
     }
@@ -65,6 +76,7 @@ impl Download {
             Download::Log => true,
             Download::Pdn => variant == Variant::Draughts,
             Download::Pgn => variant == Variant::Xiangqi,
+            Download::Renju => variant == Variant::Renju,
             Download::Audit => !public,
         }
     }
@@ -100,6 +112,7 @@ pub(super) async fn file<L: Log>(
         Download::Log => Ok(loaded.text()),
         Download::Pdn => pdn(&loaded),
         Download::Pgn => pgn(&loaded),
+        Download::Renju => renju(&loaded),
         Download::Audit => (c.service.audit_bundle(game, caller).await).map(|a| a.text),
     };
     match text {
@@ -118,6 +131,13 @@ fn pdn(loaded: &LoadedLog) -> Result<String, Error> {
 fn pgn(loaded: &LoadedLog) -> Result<String, Error> {
     let events: Vec<_> = loaded.events.iter().map(|(_, e)| e.clone()).collect();
     pgn_from_log(&loaded.header, &events).map_err(|e| Error::invalid("header", e.to_string()))
+}
+
+fn renju(loaded: &LoadedLog) -> Result<String, Error> {
+    let events: Vec<_> = loaded.events.iter().map(|(_, e)| e.clone()).collect();
+    renju_from_log(&loaded.header, &events)
+        .map_err(|e| Error::invalid("header", e.to_string()))?
+        .ok_or_else(|| Error::invalid("format", "a renju record is for renju"))
 }
 
 /// A 404 naming the files the game has.

@@ -575,12 +575,14 @@ function rulingItem(r, game, pinned) {
     `</li>`;
 }
 
-// The game's files: its log (JSONL), PGN for xiangqi, PDN for draughts, the audit bundle.
+// The game's files: its log (JSONL), PGN for xiangqi, PDN for draughts, the renju record, the
+// audit bundle.
 function downloads(game) {
   if (state.public) return "";
   const kinds = [["log", "log (JSONL)"]];
   if (game.variant === "xiangqi") kinds.push(["pgn", "PGN"]);
   if (game.variant === "draughts") kinds.push(["pdn", "PDN"]);
+  if (game.variant === "renju") kinds.push(["renju", "record"]);
   kinds.push(["audit", "audit bundle"]);
   return "download: " + kinds.map(([k, label]) => `<a href="#" data-download="${k}">${label}</a>`).join(" · ");
 }
