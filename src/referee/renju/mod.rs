@@ -335,12 +335,7 @@ impl RenjuTable {
                 "{} made {} at event {seq}, but {why}: the arbiter must look (the header may \
                  name the wrong opening rule)",
                 name(side),
-                match act {
-                    Act::Swap => "a swap",
-                    Act::Declare(_) => "a declaration of fifth moves",
-                    Act::Offer(_) => "fifth-move offers",
-                    Act::Choose(_) | Act::Stone(_) => "a choice among offers",
-                }
+                act.name()
             );
             return vec![invalid(seq, Some(side), text)];
         };

@@ -42,11 +42,12 @@ pub(super) enum Act<'a> {
 }
 
 impl Act<'_> {
-    fn name(&self) -> &'static str {
+    /// The step in a few words: `a swap`, `fifth-move offers`.
+    pub(super) fn name(&self) -> &'static str {
         match self {
             Act::Stone(_) => "a stone",
             Act::Swap => "a swap",
-            Act::Declare(_) => "a declaration",
+            Act::Declare(_) => "a declaration of fifth moves",
             Act::Offer(_) => "fifth-move offers",
             Act::Choose(_) => "a choice among offers",
         }
