@@ -578,6 +578,35 @@ mod renju {
         log(&text)
     }
 
+    /// Two stones run together, untagged, in a `.txt` file: the content alone does not say
+    /// renju (it could be a xiangqi ICCS move), `--format renju` does; an unknown format is
+    /// refused by name.
+    #[test]
+    fn import_format_settles_a_list_the_content_leaves_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("pair.txt");
+        std::fs::write(&file, "h8i9\n").expect("write");
+        let out = dir.path().join("out");
+        let args = ["import", path_str(&file), "--format", "renju", "--log-out"];
+        let mut args = args.to_vec();
+        args.push(path_str(&out));
+        assert_eq!(ok(&args).trim(), "pair");
+        let written = std::fs::read_to_string(out.join("pair.jsonl")).expect("log written");
+        let log = log(&written);
+        assert_eq!(log.header.variant, referee::games::Variant::Renju);
+        assert_eq!(log.events.len(), 2, "{written}");
+        let refused = referee(&[
+            "import",
+            path_str(&file),
+            "--format",
+            "sgf",
+            "--log-out",
+            path_str(&out),
+        ]);
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(text(&refused.stderr).contains("\"sgf\" is not log, pdn, pgn or renju"));
+    }
+
     #[test]
     fn bare_move_lists_of_renju_programs_are_read_in_each_shape() {
         let want = five_on_row_eight();

@@ -1,5 +1,6 @@
-//! `referee import FILE [--game N] [--data DIR | --log-out DIR | --server URL]`: a log in the interchange
-//! format, the draughts games of a PDN file or the xiangqi games of a PGN file become new
+//! `referee import FILE [--game N] [--format F] [--data DIR | --log-out DIR | --server URL]`: a
+//! log in the interchange format, the draughts games of a PDN file, the xiangqi games of a PGN
+//! file or a renju record (`--format` where the name and content leave it open) become new
 //! games in the store, event by event, exactly as a board would have appended them (or, with
 //! `--log-out`, log files `DIR/ID.jsonl`; with `--server`, through a running server's
 //! ImportGame). Prints each game's id.
@@ -30,8 +31,13 @@ pub enum Target<'a> {
     Server(Remote<'a>),
 }
 
-pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
-    match import(file, game, target) {
+pub fn run(
+    file: &Path,
+    game: Option<usize>,
+    format: Option<records::Format>,
+    target: Target,
+) -> ExitCode {
+    match import(file, game, format, target) {
         Ok(ids) => {
             for id in ids {
                 println!("{id}");
@@ -45,13 +51,18 @@ pub fn run(file: &Path, game: Option<usize>, target: Target) -> ExitCode {
     }
 }
 
-fn import(file: &Path, game: Option<usize>, target: Target) -> Result<Vec<String>, Failure> {
+fn import(
+    file: &Path,
+    game: Option<usize>,
+    format: Option<records::Format>,
+    target: Target,
+) -> Result<Vec<String>, Failure> {
     let name = file.display().to_string();
     let bytes = std::fs::read(file).map_err(|e| (2, format!("cannot read {name}: {e}")))?;
     if let Target::Server(remote) = &target {
-        return to_server(file, bytes, game, remote);
+        return to_server(file, bytes, game, format, remote);
     }
-    let games = records::read(&name, &bytes, None, game).map_err(|e| (2, e.to_string()))?;
+    let games = records::read(&name, &bytes, format, game).map_err(|e| (2, e.to_string()))?;
     let mut logs = Vec::with_capacity(games.len());
     for imported in games {
         if let Some(note) = &imported.note {
@@ -72,6 +83,7 @@ fn to_server(
     file: &Path,
     record: Vec<u8>,
     game: Option<usize>,
+    format: Option<records::Format>,
     remote: &Remote,
 ) -> Result<Vec<String>, Failure> {
     let name = file.file_name().map_or_else(
@@ -87,7 +99,10 @@ fn to_server(
         let request = proto::ImportGameRequest {
             record,
             name,
-            format: String::new(),
+            format: format
+                .map(records::Format::name)
+                .unwrap_or_default()
+                .to_string(),
             game: game.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
         };
         let reply = client.import_game(request).await.map_err(|status| {

@@ -146,6 +146,10 @@ enum Command {
         /// PDN or PGN: import only this game of the file (1 = the first).
         #[arg(long)]
         game: Option<usize>,
+        /// What the file is, where its name and content leave it open (an untagged list such
+        /// as `h8i9` could be xiangqi ICCS or renju points): log, pdn, pgn (xiangqi) or renju.
+        #[arg(long, value_parser = parse_format)]
+        format: Option<crate::records::Format>,
         /// Directory of the embedded log (not while a server uses it).
         #[arg(long, default_value = "./referee-data")]
         data: PathBuf,
@@ -503,6 +507,7 @@ pub fn run() -> ExitCode {
         Command::Import {
             file,
             game,
+            format,
             data,
             log_out,
             server,
@@ -518,7 +523,7 @@ pub fn run() -> ExitCode {
                 }),
                 (None, None) => import::Target::Store(&data),
             };
-            import::run(&file, game, target)
+            import::run(&file, game, format, target)
         }
         Command::Export {
             game,
@@ -624,4 +629,10 @@ pub fn run() -> ExitCode {
             depth,
         } => perft::run(variant, fen.as_deref(), depth),
     }
+}
+
+/// `--format` of `import`: a record format by the name `ImportGame` takes too.
+fn parse_format(text: &str) -> Result<crate::records::Format, String> {
+    crate::records::Format::parse(text)
+        .ok_or_else(|| format!("{text:?} is not log, pdn, pgn or renju"))
 }

@@ -53,6 +53,16 @@ impl Format {
             _ => None,
         }
     }
+
+    /// The name [`Format::parse`] reads and `ImportGame` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Log => "log",
+            Format::Pdn => "pdn",
+            Format::XiangqiPgn => "pgn",
+            Format::Renju => "renju",
+        }
+    }
 }
 
 /// Why a record was not read: `name` is the file (or the name a client gave the record),
