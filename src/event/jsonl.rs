@@ -1029,6 +1029,59 @@ mod tests {
     }
 
     #[test]
+    fn renju_opening_steps_round_trip_and_bad_ones_are_refused_naming_the_field() {
+        let head = r#"{"type":"game","variant":"renju","id":"g","rules":{"opening":"soosorv-8"}}"#;
+        let lines = [
+            r#"{"type":"swap","side":"white"}"#,
+            r#"{"type":"declare","side":"white","offers":2}"#,
+            r#"{"type":"offer","side":"black","points":["g7","j11"]}"#,
+            r#"{"type":"choose","side":"white","to":"j11"}"#,
+        ];
+        let log = parse_log(&format!("{head}\n{}", lines.join("\n"))).unwrap();
+        assert_eq!(log.header.rules.opening, Some(OpeningRule::Soosorv(8)));
+        let written: Vec<String> = (log.events.iter())
+            .map(|e| event_to_json(e, Variant::Renju))
+            .collect();
+        assert_eq!(written, lines);
+        let refused = [
+            (
+                r#"{"type":"declare","side":"white","offers":0}"#,
+                "\"offers\" must be 1 to 225",
+            ),
+            (
+                r#"{"type":"declare","side":"white"}"#,
+                "has no \"offers\" field",
+            ),
+            (
+                r#"{"type":"offer","side":"black","points":[]}"#,
+                "\"points\" names no point",
+            ),
+            (
+                r#"{"type":"offer","side":"black","points":["g7","g7"]}"#,
+                "\"points\" names g7 twice",
+            ),
+            (
+                r#"{"type":"offer","side":"black","points":["g7","p1"]}"#,
+                "\"points\": square \"p1\" does not exist",
+            ),
+            (r#"{"type":"choose","side":"white"}"#, "has no \"to\""),
+        ];
+        for (line, want) in refused {
+            let got = error_of(&format!("{head}\n{line}"));
+            assert!(got.contains(want), "{line}: got {got:?}, want {want:?}");
+            assert!(got.starts_with("line 2:"), "{got}");
+        }
+        let swap_in_xiangqi = error_of(&format!("{XQ}\n{}", r#"{"type":"swap","side":"red"}"#));
+        assert!(
+            swap_in_xiangqi.contains("swap events exist only in renju"),
+            "{swap_in_xiangqi}"
+        );
+        let bad_rule =
+            r#"{"type":"game","variant":"renju","id":"g","rules":{"opening":"soosorv-0"}}"#;
+        assert!(error_of(bad_rule).contains("unknown opening \"soosorv-0\""));
+    }
+
+    #[test]
     fn a_renju_stone_is_placed_on_to_and_has_no_from() {
         let head = r#"{"type":"game","variant":"renju","id":"g","rules":{"forbidden":"replay"}}"#;
         let header = header_from_json(head).unwrap();

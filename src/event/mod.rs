@@ -48,6 +48,16 @@ impl From<crate::games::Player> for Side {
     }
 }
 
+/// The side that places renju stones of this colour: black is the first player.
+impl From<crate::games::renju::Stone> for Side {
+    fn from(stone: crate::games::renju::Stone) -> Side {
+        match stone {
+            crate::games::renju::Stone::Black => Side::First,
+            crate::games::renju::Stone::White => Side::Second,
+        }
+    }
+}
+
 impl Side {
     /// The name used in this variant's logs (`white`, `red`, `black`, `arbiter`).
     pub fn name(self, variant: Variant) -> &'static str {

@@ -65,6 +65,22 @@ impl Format {
     }
 }
 
+/// The header's tags as a record writes them back: `Event` first (the game id where the header
+/// has none), then the others in their order but those in `skip` (compared without case: the
+/// tags the format writes from the header's rules or the moves).
+fn written_tags(header: &Header, skip: &[&str]) -> Vec<(String, String)> {
+    let event = header.tag("Event").unwrap_or(&header.id).to_string();
+    let mut tags = vec![("Event".to_string(), event)];
+    tags.extend(
+        (header.tags.iter())
+            .filter(|(name, _)| {
+                name != "Event" && !skip.iter().any(|s| s.eq_ignore_ascii_case(name))
+            })
+            .cloned(),
+    );
+    tags
+}
+
 /// Why a record was not read: `name` is the file (or the name a client gave the record),
 /// `message` says where and what, e.g. `line 14: move 12 of red, "炮二進八": ...`.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

@@ -201,20 +201,7 @@ fn pdn_with_clocks(referee: &Referee, clocks: &[Option<u64>]) -> Option<String> 
     });
     let result = draughts::result_text(outcome);
     let header = referee.header();
-    // The header's tags in their order, with Event first (the game id where none is given).
-    let mut tags = vec![(
-        "Event".to_string(),
-        header.tag("Event").unwrap_or(&header.id).to_string(),
-    )];
-    tags.extend(
-        header
-            .tags
-            .iter()
-            .filter(|(name, _)| {
-                name != "Event" && !PDN_RULE_TAGS.iter().any(|s| s.eq_ignore_ascii_case(name))
-            })
-            .cloned(),
-    );
+    let mut tags = super::written_tags(header, PDN_RULE_TAGS);
     tags.push(("GameType".to_string(), "20".to_string()));
     if *start != Position::startpos() {
         tags.push(("SetUp".to_string(), "1".to_string()));

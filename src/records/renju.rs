@@ -576,12 +576,12 @@ fn step_events(steps: &[Written], first: Stone) -> Vec<Event> {
                 if mem::take(&mut offered) {
                     (Side::Second, EventKind::Choose { to })
                 } else {
-                    (side_of(colour), EventKind::Place { to })
+                    (Side::from(colour), EventKind::Place { to })
                 }
             }
-            RecordStep::Swap => (side_of(to_move), EventKind::Swap),
+            RecordStep::Swap => (Side::from(to_move), EventKind::Swap),
             RecordStep::Declare(offers) => (
-                side_of(to_move.other()),
+                Side::from(to_move.other()),
                 EventKind::Declare { offers: *offers },
             ),
             RecordStep::Offer(points) => {
@@ -703,17 +703,7 @@ fn point(square: &Square) -> Option<Point> {
 fn write_record(referee: &Referee, steps: &[RecordStep]) -> String {
     let header = referee.header();
     let result = referee.ending().map_or("*", |e| e.result.as_str());
-    let mut tags = vec![(
-        "Event".to_string(),
-        header.tag("Event").unwrap_or(&header.id).to_string(),
-    )];
-    tags.extend(
-        (header.tags.iter())
-            .filter(|(name, _)| {
-                name != "Event" && !RULE_TAGS.iter().any(|s| s.eq_ignore_ascii_case(name))
-            })
-            .cloned(),
-    );
+    let mut tags = super::written_tags(header, &RULE_TAGS);
     if referee.players_swapped() {
         tags = swap_players(&tags);
     }
@@ -773,14 +763,6 @@ fn write(tags: &[(String, String)], first: usize, steps: &[RecordStep], result: 
     }
     out.push('\n');
     out
-}
-
-/// The side that places stones of this colour, as events name it.
-fn side_of(stone: Stone) -> Side {
-    match stone {
-        Stone::Black => Side::First,
-        Stone::White => Side::Second,
-    }
 }
 
 #[cfg(test)]

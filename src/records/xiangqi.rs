@@ -115,15 +115,7 @@ pub fn pgn_from_log(header: &Header, events: &[Event]) -> Result<String, SetupEr
         }
     }
     let result = referee.ending().map_or("*", |e| e.result.as_str());
-    let mut tags = vec![(
-        "Event".to_string(),
-        header.tag("Event").unwrap_or(&header.id).to_string(),
-    )];
-    tags.extend(
-        (header.tags.iter())
-            .filter(|(name, _)| name != "Event" && !SETUP_TAGS.contains(&name.as_str()))
-            .cloned(),
-    );
+    let mut tags = super::written_tags(header, &SETUP_TAGS);
     tags.push(("Game".into(), "Chinese Chess".into()));
     if let Some(fen) = &header.start {
         tags.push(("FEN".into(), fen.clone()));

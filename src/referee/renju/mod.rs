@@ -105,7 +105,7 @@ impl RenjuTable {
                 "{} reported a stone at {point} at event {seq}, but {point} already holds {}'s \
                  stone{}: the log and the board disagree and the arbiter must look",
                 name(side),
-                name(side_of(by)),
+                name(Side::from(by)),
                 self.placed_at(point)
             );
             return vec![invalid(seq, Some(side), text)];
@@ -199,7 +199,7 @@ impl RenjuTable {
     /// Five in a row wins (2.1); white's longer row counts as five (2.2); black's five wins
     /// even where the stone makes a forbidden shape too (2.3).
     fn five(&self, seq: u64, stone: Stone, point: Point, five: &[Point]) -> Ruling {
-        let side = side_of(stone);
+        let side = Side::from(stone);
         let stones: Vec<String> = five.iter().map(Point::to_string).collect();
         let (rule, what) = if stone == Stone::White && five.len() > 5 {
             (
@@ -498,13 +498,7 @@ fn procedure_article(rule: ForbiddenRule) -> Article {
     }
 }
 
-fn side_of(stone: Stone) -> Side {
-    match stone {
-        Stone::Black => Side::First,
-        Stone::White => Side::Second,
-    }
-}
-
+/// The colour `side` places; none for the arbiter or a board.
 fn stone_of(side: Side) -> Option<Stone> {
     match side {
         Side::First => Some(Stone::Black),
@@ -552,7 +546,7 @@ impl super::table::Positioned for RenjuTable {
         let stone = (self.opening.as_ref())
             .and_then(|o| o.actor(&self.board))
             .unwrap_or_else(|| self.board.to_move());
-        side_of(stone)
+        Side::from(stone)
     }
 }
 

@@ -12,6 +12,8 @@ use crate::games::renju::opening::{Canonical, canonical, square_name, symmetric,
 use crate::games::renju::{Board, Point, Stone};
 use crate::referee::{Article, Effect, Reason, Ruling, RulingKind};
 
+use super::{name, stone_of};
+
 /// One step of an opening rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -251,7 +253,7 @@ impl Opening {
                     side,
                     format!(
                         "{} made {} at event {seq}, but the opening is over",
-                        colour(side),
+                        name(side),
                         act.name()
                     ),
                     None,
@@ -272,8 +274,8 @@ impl Opening {
                     format!(
                         "the player holding {} asked to swap at event {seq}, but the swap here \
                          is the right of the player holding {}, who places the next stone",
-                        colour(side),
-                        stone_name(holder)
+                        name(side),
+                        name(Side::from(holder))
                     ),
                     Some(Step::SwapPoint),
                     vec![seq],
@@ -302,7 +304,7 @@ impl Opening {
                     "the step due is",
                     &format!(
                         "the steps open are a swap by the player holding {}, or",
-                        stone_name(board.to_move())
+                        name(Side::from(board.to_move()))
                     ),
                     1,
                 );
@@ -341,8 +343,8 @@ impl Opening {
                         format!(
                             "{} declared {n} fifth moves at event {seq}, but the declaration is \
                              the player's who placed the last stone, now holding {}",
-                            colour(side),
-                            stone_name(by)
+                            name(side),
+                            name(Side::from(by))
                         ),
                         Some(step),
                         vec![seq],
@@ -362,7 +364,7 @@ impl Opening {
                         side,
                         format!(
                             "{} declared {n} fifth moves at event {seq}, but {why}",
-                            colour(side)
+                            name(side)
                         ),
                         Some(step),
                         vec![seq],
@@ -383,7 +385,7 @@ impl Opening {
                         format!(
                             "{} chose {point} at event {seq}, but the choice among black's \
                              offers is white's",
-                            colour(side)
+                            name(side)
                         ),
                         Some(step),
                         vec![offered_at, seq],
@@ -413,7 +415,7 @@ impl Opening {
                         format!(
                             "the player holding {} asked to swap at event {seq}, but the swap \
                              after the fourth stone is the right of the player holding black",
-                            colour(side)
+                            name(side)
                         ),
                         Some(Step::SwapPoint),
                         vec![seq],
@@ -464,8 +466,8 @@ impl Opening {
                 side,
                 format!(
                     "{} placed a stone at {point} at event {seq}, but the {nth} stone is {}",
-                    colour(side),
-                    stone_name(stone)
+                    name(side),
+                    name(Side::from(stone))
                 ),
                 Some(step),
                 vec![seq],
@@ -482,7 +484,7 @@ impl Opening {
                 format!(
                     "{} placed the {nth} stone at {point} at event {seq}, but it goes {place} \
                      ({point} is outside it; renju 7.2)",
-                    colour(side)
+                    name(side)
                 ),
                 Some(step),
                 vec![seq],
@@ -507,7 +509,7 @@ impl Opening {
                 side,
                 format!(
                     "{} offered {} at event {seq}, but the fifth-move offers are black's",
-                    colour(side),
+                    name(side),
                     names(points)
                 ),
                 Some(step),
@@ -608,8 +610,8 @@ impl Opening {
             Act::Choose(point) => format!("chose {point}"),
         };
         let who = match act {
-            Act::Swap => format!("the player holding {}", colour(side)),
-            _ => colour(side).to_string(),
+            Act::Swap => format!("the player holding {}", name(side)),
+            _ => name(side).to_string(),
         };
         self.void(
             seq,
@@ -629,7 +631,7 @@ impl Opening {
             Some(Step::SwapPoint) => {
                 let mut due = format!(
                     "a swap by the player holding {}",
-                    stone_name(board.to_move())
+                    name(Side::from(board.to_move()))
                 );
                 match self.script.get(self.next + 1) {
                     Some(&next) => {
@@ -638,7 +640,7 @@ impl Opening {
                     }
                     None => due.push_str(&format!(
                         ", or {}'s next stone anywhere",
-                        stone_name(board.to_move())
+                        name(Side::from(board.to_move()))
                     )),
                 }
                 due
@@ -649,7 +651,7 @@ impl Opening {
     }
 
     fn describe(&self, step: Step, board: &Board) -> String {
-        let to_move = stone_name(board.to_move());
+        let to_move = name(Side::from(board.to_move()));
         let nth = ordinal(board.count() + 1);
         match step {
             Step::Stone(Some(1)) => format!("{to_move}'s {nth} stone on {}", Point::CENTRE),
@@ -663,7 +665,7 @@ impl Opening {
                 let range = bound.map_or_else(|| "at least 1".into(), |n| format!("1 to {n}"));
                 format!(
                     "{}'s declaration of the number of fifth moves ({range})",
-                    stone_name(board.to_move().other())
+                    name(Side::from(board.to_move().other()))
                 )
             }
             Step::Offers(count) => {
@@ -850,25 +852,6 @@ fn board_stones(board: &Board) -> Vec<(Point, Stone)> {
     Point::all()
         .filter_map(|p| board.stone(p).map(|s| (p, s)))
         .collect()
-}
-
-fn stone_of(side: Side) -> Option<Stone> {
-    match side {
-        Side::First => Some(Stone::Black),
-        Side::Second => Some(Stone::White),
-        Side::Arbiter | Side::Board => None,
-    }
-}
-
-fn stone_name(stone: Stone) -> &'static str {
-    match stone {
-        Stone::Black => "black",
-        Stone::White => "white",
-    }
-}
-
-fn colour(side: Side) -> &'static str {
-    side.name(crate::games::Variant::Renju)
 }
 
 fn names(points: &[Point]) -> String {
